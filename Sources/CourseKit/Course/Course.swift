@@ -1,0 +1,76 @@
+/// A course: its settings, its core files and its lessons in order.
+package struct Course: Sendable {
+    /// The course folder as the author named it (`lessons`), for messages.
+    package var folder: String
+    /// The course folder as an absolute path.
+    package var folderPath: String
+    package var config: CourseConfig
+    package var coreFiles: [CoreFile]
+    package var lessons: [Lesson]
+
+    package init(folder: String, folderPath: String, config: CourseConfig, coreFiles: [CoreFile],
+                 lessons: [Lesson]) {
+        self.folder = folder
+        self.folderPath = folderPath
+        self.config = config
+        self.coreFiles = coreFiles
+        self.lessons = lessons
+    }
+
+    /// `course.json` as messages name it.
+    package var configPath: String { displayPath(folder, "course.json") }
+}
+
+/// `course.json`.
+package struct CourseConfig: Sendable, Equatable {
+    package var title: String
+    /// A BCP 47 tag: `<html lang>` and the language of the words the tool puts on pages.
+    package var language: String
+    /// The Swift files every scenario is compiled with, relative to the course folder.
+    package var core: [String]
+    /// A folder of templates, relative to the course folder; nil for the built-in ones.
+    package var templates: String?
+
+    package init(title: String, language: String, core: [String], templates: String? = nil) {
+        self.title = title
+        self.language = language
+        self.core = core
+        self.templates = templates
+    }
+}
+
+/// A Swift file that every scenario is compiled with.
+package struct CoreFile: Sendable, Equatable {
+    /// The file name (`Invalidation.swift`): what `swift core=Name.swift` names.
+    package var name: String
+    /// The absolute path.
+    package var path: String
+    /// The path as messages show it.
+    package var displayPath: String
+    package var text: String
+
+    package init(name: String, path: String, displayPath: String, text: String) {
+        self.name = name
+        self.path = path
+        self.displayPath = displayPath
+        self.text = text
+    }
+}
+
+/// A path to show in messages: `folder/name` with `.` and `..` folded where that can be done
+/// without the file system (`lessons/../Sources/X.swift` is `Sources/X.swift`).
+package func displayPath(_ folder: String, _ relative: String) -> String {
+    let joined = relative.hasPrefix("/") ? relative : (folder.isEmpty || folder == "." ? relative : "\(folder)/\(relative)")
+    let isAbsolute = joined.hasPrefix("/")
+    var parts: [Substring] = []
+    for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
+        switch part {
+        case ".": continue
+        case "..":
+            if let last = parts.last, last != ".." { parts.removeLast() } else if !isAbsolute { parts.append(part) }
+        default: parts.append(part)
+        }
+    }
+    let path = parts.joined(separator: "/")
+    return isAbsolute ? "/" + path : (path.isEmpty ? "." : path)
+}

@@ -1,0 +1,88 @@
+import SwiftParser
+import SwiftSyntax
+
+/// Whether a scenario can be compiled inside a function, next to others, or needs a program of
+/// its own. Read from the real syntax tree; when in doubt, a program of its own (the answer is
+/// then slower, never different). A batch compile that fails for a scenario sends it there too.
+package struct ScenarioShape: Sendable, Equatable {
+    /// It must be `main.swift` of a program of its own.
+    package var needsOwnProgram: Bool
+    /// It declares `@main`: it must be compiled as a library file with no top-level code.
+    package var hasMainAttribute: Bool
+
+    package init(code: String) {
+        let file = Parser.parse(source: code)
+        var needsOwnProgram = false
+        var hasMainAttribute = false
+        for item in file.statements {
+            switch item.item {
+            case .decl(let declaration):
+                if Self.declarationNeedsFileScope(declaration) { needsOwnProgram = true }
+                if Self.attributes(of: declaration).contains(where: { $0 == "main" }) {
+                    hasMainAttribute = true
+                }
+            default:
+                break
+            }
+        }
+        // Top-level `await` makes main.swift asynchronous; a plain function cannot await.
+        if !needsOwnProgram, AwaitFinder.containsAwait(file) { needsOwnProgram = true }
+        // `#function` names the function around it: `main` only in a program of its own.
+        if code.contains("#function") { needsOwnProgram = true }
+        self.needsOwnProgram = needsOwnProgram || hasMainAttribute
+        self.hasMainAttribute = hasMainAttribute
+    }
+
+    private static func declarationNeedsFileScope(_ declaration: DeclSyntax) -> Bool {
+        if declaration.is(ImportDeclSyntax.self) || declaration.is(ExtensionDeclSyntax.self)
+            || declaration.is(ProtocolDeclSyntax.self) || declaration.is(OperatorDeclSyntax.self)
+            || declaration.is(PrecedenceGroupDeclSyntax.self) || declaration.is(MacroDeclSyntax.self)
+            || declaration.is(MacroExpansionDeclSyntax.self) || declaration.is(IfConfigDeclSyntax.self) {
+            return true
+        }
+        // Attributes (a macro such as `@Observable`, `@main`, a global actor) and access
+        // modifiers (`private`, `public` ...) are not allowed, or mean something else, on a
+        // local declaration.
+        if !attributes(of: declaration).isEmpty { return true }
+        let modifiers = declaration.asProtocol(WithModifiersSyntax.self)?.modifiers ?? []
+        return modifiers.contains { modifier in
+            ["private", "fileprivate", "internal", "public", "open", "package", "static", "nonisolated"]
+                .contains(modifier.name.text)
+        }
+    }
+
+    private static func attributes(of declaration: DeclSyntax) -> [String] {
+        guard let attributes = declaration.asProtocol(WithAttributesSyntax.self)?.attributes else { return [] }
+        return attributes.compactMap { element in
+            element.as(AttributeSyntax.self)?.attributeName.trimmedDescription
+        }
+    }
+}
+
+/// Finds an `await` that is not inside a closure or a function of the scenario's own.
+private final class AwaitFinder: SyntaxVisitor {
+    private var found = false
+
+    static func containsAwait(_ file: SourceFileSyntax) -> Bool {
+        let finder = AwaitFinder(viewMode: .sourceAccurate)
+        finder.walk(file)
+        return finder.found
+    }
+
+    override func visit(_ node: AwaitExprSyntax) -> SyntaxVisitorContinueKind {
+        found = true
+        return .skipChildren
+    }
+
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+        if node.awaitKeyword != nil { found = true }
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+}

@@ -1,0 +1,68 @@
+import CourseKit
+import Foundation
+
+/// The exit statuses of `coursebook`, one for each kind of trouble.
+package enum ExitStatus: Int32, Error, CaseIterable, Sendable {
+    /// Every scenario passed; the site, when asked for, was written.
+    case success = 0
+    /// A scenario failed, or a lesson breaks a rule of the format.
+    case checkFailed = 1
+    /// The course cannot be read: no course.json, a core file missing, a lesson not UTF-8 ...
+    case courseUnreadable = 2
+    /// A template cannot be read or uses an unknown placeholder.
+    case templateInvalid = 3
+    /// The site cannot be written where `--out` points.
+    case siteNotWritten = 4
+    /// No Swift compiler to run scenarios with.
+    case toolchainUnavailable = 5
+    /// The command line is wrong.
+    case usage = 64
+}
+
+/// The `coursebook` command: parses the arguments, runs one subcommand, prints, and returns the
+/// exit status. The executable is only `exit(Coursebook.main(...))`.
+package enum Coursebook {
+    package static func main(_ arguments: [String], console: Console) -> Int32 {
+        status(arguments, console: console).rawValue
+    }
+
+    static func status(_ arguments: [String], console: Console) -> ExitStatus {
+        guard let command = arguments.first else {
+            console.error(HelpText.overview)
+            return .usage
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "check":
+            return CheckCommand.run(rest, console: console)
+        case "help":
+            return help(rest.first, console: console)
+        case "--help", "-h":
+            console.out(HelpText.overview)
+            return .success
+        case "--version":
+            console.out("coursebook \(CoursebookVersion.current)")
+            return .success
+        default:
+            console.error("coursebook: unknown command '\(command)'\n\n" + HelpText.overview)
+            return .usage
+        }
+    }
+
+    private static func help(_ topic: String?, console: Console) -> ExitStatus {
+        switch topic {
+        case nil: console.out(HelpText.overview)
+        case "check": console.out(HelpText.check)
+        case let other?:
+            console.error("coursebook help: no command '\(other)' (commands: check)")
+            return .usage
+        }
+        return .success
+    }
+
+    /// Prints a usage error the same way for every subcommand.
+    static func usage(_ command: String, _ error: UsageError, console: Console) -> ExitStatus {
+        console.error("coursebook \(command): \(error.message)\nsee 'coursebook \(command) --help'")
+        return .usage
+    }
+}

@@ -1,0 +1,40 @@
+/// What `--help` prints. The README's reference repeats these words.
+enum HelpText {
+    static let overview = """
+        coursebook: checks the Swift examples of a course and publishes it as a static site.
+
+        usage: coursebook <command> [options]
+
+        commands:
+          check [COURSE_DIR]            run every scenario and compare it with its output block
+          help [COMMAND]                show help for a command
+
+        options:
+          --help, -h                    show this help
+          --version                     show the version
+
+        COURSE_DIR defaults to 'lessons'. 'coursebook <command> --help' shows a command's options.
+        """
+
+    static let sharedOptions = """
+          --strict             treat warnings as errors
+          --timeout SECONDS    stop a scenario that runs longer (default 10)
+          --no-cache           compile and run every scenario, ignoring cached results
+          --cache-dir DIR      keep cached results in DIR (default COURSE_DIR/.coursebook-cache)
+          --help, -h           show this help
+        """
+
+    static let check = """
+        usage: coursebook check [COURSE_DIR] [options]
+
+        Runs every scenario of the course (default 'lessons') and compares what it prints with
+        its 'output' block; checks core listings, limitation notes and illustrations.
+
+        options:
+          --update             rewrite 'output' and 'swift core' blocks from this run
+        \(sharedOptions)
+
+        exit status: 0 all passed, 1 a scenario or a lesson failed, 2 the course cannot be read,
+                     5 no Swift compiler, 64 wrong usage
+        """
+}

@@ -1,0 +1,82 @@
+@testable import CourseKit
+import Testing
+
+struct MarkerStreamTests {
+    let prefix = Array("\u{1E}coursebook-n-".utf8)
+
+    @Test func splitsSegmentsAtMarkersCutAcrossReads() {
+        var stream = MarkerStream(prefix: prefix)
+        let whole = Array("\u{1E}coursebook-n-begin-3\u{1E}hello\n\u{1E}coursebook-n-end-3\u{1E}\u{1E}coursebook-n-begin-7\u{1E}a\u{1E}b".utf8)
+        var markers: [MarkerStream.Marker] = []
+        for start in stride(from: 0, to: whole.count, by: 5) {
+            markers += stream.append(whole[start..<min(start + 5, whole.count)])
+        }
+        stream.finish()
+        #expect(markers == [.init(kind: .begin, index: 3), .init(kind: .end, index: 3), .init(kind: .begin, index: 7)])
+        #expect(String(decoding: stream.segment(3), as: UTF8.self) == "hello\n")
+        #expect(String(decoding: stream.segment(7), as: UTF8.self) == "a\u{1E}b")
+    }
+
+    @Test func aStreamWithoutMarkersIsOneSegment() {
+        var stream = MarkerStream(single: 4)
+        _ = stream.append(Array("x\u{1E}coursebook-n-end-4\u{1E}".utf8)[...])
+        #expect(stream.segment(4).count == 21)
+    }
+}
+
+struct CompilerDiagnosticTests {
+    @Test func readsLLVMStyleDiagnosticsWithNotes() {
+        let transcript = """
+            lessons/01-a.md:12:5: error: cannot find 'x' in scope
+                print(x)
+                      ^
+            /abs/Core.swift:3:10: note: did you mean 'y'?
+            error: link command failed with exit code 1
+            /tmp/a:b/main.swift:1:1: warning: unused
+            """
+        let found = CompilerDiagnostic.parse(transcript)
+        #expect(found.count == 3)
+        #expect(found[0] == CompilerDiagnostic(file: "lessons/01-a.md", line: 12, column: 5, severity: "error",
+                                               message: "cannot find 'x' in scope",
+                                               notes: [CompilerDiagnostic(file: "/abs/Core.swift", line: 3, column: 10,
+                                                                          severity: "note", message: "did you mean 'y'?")]))
+        #expect(found[1].file == nil && found[1].message == "link command failed with exit code 1")
+        #expect(found[2].file == "/tmp/a:b/main.swift")
+    }
+}
+
+struct ScenarioShapeTests {
+    @Test(arguments: [
+        ("let x = 1\nprint(x)\nstruct S { var a = 1 }\nfunc f() {}\n", false, false),
+        ("extension String { var twice: String { self + self } }\n", true, false),
+        ("import Observation\n", true, false),
+        ("protocol P {}\n", true, false),
+        ("@Observable final class Model { var a = 0 }\n", true, false),
+        ("private let x = 1\n", true, false),
+        ("let t = Task { await f() }\n", false, false),
+        ("let v = await f()\n", true, false),
+        ("for await x in s {}\n", true, false),
+        ("@main struct App { static func main() {} }\n", true, true),
+        ("print(#function)\n", true, false),
+        ("#if os(Linux)\nprint(1)\n#endif\n", true, false),
+    ])
+    func shapes(code: String, ownProgram: Bool, mainAttribute: Bool) {
+        let shape = ScenarioShape(code: code)
+        #expect(shape.needsOwnProgram == ownProgram)
+        #expect(shape.hasMainAttribute == mainAttribute)
+    }
+}
+
+struct DisplayPathTests {
+    @Test(arguments: [
+        ("lessons", "course.json", "lessons/course.json"),
+        ("lessons", "../Sources/X.swift", "Sources/X.swift"),
+        (".", "01-a.md", "01-a.md"),
+        ("a/b", "../../../x.swift", "../x.swift"),
+        ("/abs/lessons", "../Sources/X.swift", "/abs/Sources/X.swift"),
+        ("lessons", "/etc/core.swift", "/etc/core.swift"),
+    ])
+    func folds(folder: String, relative: String, expected: String) {
+        #expect(displayPath(folder, relative) == expected)
+    }
+}

@@ -1,0 +1,41 @@
+@testable import CourseKit
+import Foundation
+
+/// A lesson read from text the way the loader reads a file.
+func lesson(_ text: String, path: String = "lessons/01-test.md") -> (Lesson, [Diagnostic]) {
+    let name = (path as NSString).lastPathComponent
+    return LessonAssembly.assemble(fileName: name, path: path, source: SourceText(text),
+                                   elements: LessonMarkdown.elements(of: text))
+}
+
+/// A course of the given lessons (text), with one core file that is never compiled.
+func course(_ lessons: [String], core: String = "struct Core {}\n") -> (Course, [Diagnostic]) {
+    var read: [Lesson] = []
+    var diagnostics: [Diagnostic] = []
+    for (index, text) in lessons.enumerated() {
+        let (one, found) = lesson(text, path: "lessons/0\(index + 1)-lesson.md")
+        read.append(one)
+        diagnostics += found
+    }
+    let coreFile = CoreFile(name: "Core.swift", path: "/nowhere/Core.swift",
+                            displayPath: "Sources/Core.swift", text: core)
+    return (Course(folder: "lessons", folderPath: "/nowhere/lessons",
+                   config: CourseConfig(title: "T", language: "en", core: ["../Sources/Core.swift"]),
+                   coreFiles: [coreFile], lessons: read), diagnostics)
+}
+
+/// The package's root folder, found from this file.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+/// A fresh folder under the system's temporary folder, removed by the caller.
+func temporaryFolder(_ name: String = "test") -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("coursebook-tests-\(name)-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+extension Array where Element == Diagnostic {
+    var ids: [String] { map(\.id) }
+}
