@@ -18,50 +18,59 @@ enum CheckCommand {
             console.out(HelpText.check)
             return .success
         }
-        switch CourseChecking.check(parsed, update: parsed.has("--update"), console: console, command: "check") {
-        case .failure(let status): return status
-        case .success(let checked): return checked.report.succeeded ? .success : .checkFailed
+        let steps = CourseChecking(parsed: parsed, command: "check", console: console)
+        do {
+            let settings = try steps.runSettings()
+            let (course, diagnostics) = try steps.load()
+            let report = try steps.check(course, loadDiagnostics: diagnostics, settings: settings,
+                                         update: parsed.has("--update"))
+            return report.succeeded ? .success : .checkFailed
+        } catch {
+            return error
         }
     }
 }
 
-/// A course, read and checked.
-struct CheckedCourse {
-    var course: Course
-    var report: CheckReport
-}
+/// The steps `check` and `build` share: read the settings and the course, run the check,
+/// print what it found. Each step prints its own trouble and throws the exit status.
+struct CourseChecking {
+    var parsed: ParsedArguments
+    var command: String
+    var console: Console
 
-/// What `check` and `build` share: read the course, run the check, print what it found.
-enum CourseChecking {
-    static func check(_ parsed: ParsedArguments, update: Bool, console: Console,
-                      command: String) -> Result<CheckedCourse, ExitStatus> {
+    var formatter: DiagnosticFormatter { DiagnosticFormatter(colors: console.colorsErrors) }
+
+    func runSettings() throws(ExitStatus) -> RunSettings {
         var settings = RunSettings()
         if let text = parsed.options["--timeout"] {
-            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                return .failure(Coursebook.usage(command, UsageError(message: "'--timeout' needs a number of seconds greater than 0, not '\(text)'"), console: console))
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite, seconds < 1e6 else {
+                throw Coursebook.usage(command, UsageError(message: "'--timeout' needs a number of seconds greater than 0, not '\(text)'"), console: console)
             }
             settings.timeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
         }
-        let formatter = DiagnosticFormatter(colors: console.colorsErrors)
-        let folder = parsed.positionals.first ?? "lessons"
+        return settings
+    }
 
-        let course: Course, loadDiagnostics: [Diagnostic]
+    func load() throws(ExitStatus) -> (Course, [Diagnostic]) {
         do {
-            (course, loadDiagnostics) = try CourseLoader.load(folder: folder)
+            return try CourseLoader.load(folder: parsed.positionals.first ?? "lessons")
         } catch {
             console.error(formatter.format(error.diagnostic))
-            return .failure(.courseUnreadable)
+            throw .courseUnreadable
         }
+    }
 
+    func check(_ course: Course, loadDiagnostics: [Diagnostic], settings: RunSettings,
+               update: Bool) throws(ExitStatus) -> CheckReport {
         let cacheFolder: String? = parsed.has("--no-cache") ? nil
             : parsed.options["--cache-dir"].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
                 ?? course.folderPath + "/.coursebook-cache"
         let compiler: SwiftCompiler
         do {
-            compiler = try SwiftCompiler.locate(versionCache: cacheFolder.map { $0 + "/compiler-version" })
+            compiler = try SwiftCompiler.locate(versionCache: cacheFolder == nil ? nil : Self.compilerVersionMemo)
         } catch {
             console.error(formatter.format(.error("toolchain-unavailable", error.description, at: nil)))
-            return .failure(.toolchainUnavailable)
+            throw .toolchainUnavailable
         }
         let runner = ScenarioRunner(
             compiler: compiler,
@@ -72,13 +81,25 @@ enum CourseChecking {
                                      runner: runner)
 
         for diagnostic in report.diagnostics { console.error(formatter.format(diagnostic)) }
-        for update in report.updates { console.out("\(update.location.file):\(update.location.line): \(update.summary)") }
-        console.out(statistics(report, cacheUsed: cacheFolder != nil))
+        for update in report.updates {
+            console.out("\(update.location.file):\(update.location.line): \(update.summary)")
+        }
+        console.out(Self.statistics(report, cacheUsed: cacheFolder != nil))
         if report.errorCount > 0 || report.warningCount > 0 {
-            console.out(counted(report.errorCount, "error") + ", " + counted(report.warningCount, "warning"))
+            console.out(Self.counted(report.errorCount, "error") + ", " + Self.counted(report.warningCount, "warning"))
         }
         console.out(report.summaryLine)
-        return .success(CheckedCourse(course: course, report: report))
+        return report
+    }
+
+    /// Where the compiler's version is remembered (by its path, size and modification time)
+    /// between runs: the user's cache folder, so that a course's fresh result cache does not
+    /// cost a `swiftc --version` every time.
+    static var compilerVersionMemo: String {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache"
+        return base + "/coursebook/compiler-version"
     }
 
     /// `compiled 3 scenarios (1 swiftc run), 297 from the cache`

@@ -35,6 +35,8 @@ package enum Coursebook {
         switch command {
         case "check":
             return CheckCommand.run(rest, console: console)
+        case "build":
+            return BuildCommand.run(rest, console: console)
         case "help":
             return help(rest.first, console: console)
         case "--help", "-h":
@@ -53,8 +55,9 @@ package enum Coursebook {
         switch topic {
         case nil: console.out(HelpText.overview)
         case "check": console.out(HelpText.check)
+        case "build": console.out(HelpText.build)
         case let other?:
-            console.error("coursebook help: no command '\(other)' (commands: check)")
+            console.error("coursebook help: no command '\(other)' (commands: check, build)")
             return .usage
         }
         return .success

@@ -7,6 +7,7 @@ enum HelpText {
 
         commands:
           check [COURSE_DIR]            run every scenario and compare it with its output block
+          build [COURSE_DIR] --out DIR  check, then write the site into DIR
           help [COMMAND]                show help for a command
 
         options:
@@ -35,6 +36,21 @@ enum HelpText {
         \(sharedOptions)
 
         exit status: 0 all passed, 1 a scenario or a lesson failed, 2 the course cannot be read,
+                     5 no Swift compiler, 64 wrong usage
+        """
+
+    static let build = """
+        usage: coursebook build [COURSE_DIR] --out DIR [options]
+
+        Checks the course (default 'lessons') and, when everything passes, writes its static
+        site into DIR. A failed check or write leaves an existing DIR as it was.
+
+        options:
+          --out DIR            the site's folder (required)
+        \(sharedOptions)
+
+        exit status: 0 written, 1 the check failed, 2 the course cannot be read,
+                     3 a template is invalid, 4 the site cannot be written there,
                      5 no Swift compiler, 64 wrong usage
         """
 }

@@ -41,17 +41,22 @@ package struct ResultCache: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Stores an output; a cache that cannot be written only makes the next check slower.
-    package func store(_ key: String, output: String) {
-        do {
-            if !FileManager.default.fileExists(atPath: folder) {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                // The folder ignores itself, wherever a course keeps it.
-                try? writeAtomically(Array("*\n".utf8), to: "\(folder)/.gitignore")
+    /// Stores outputs, key to output; a cache that cannot be written only makes the next
+    /// check slower. The writes are spread over the cores: a cold check stores hundreds.
+    package func store(_ outputs: [(key: String, output: String)]) {
+        guard !outputs.isEmpty else { return }
+        if !FileManager.default.fileExists(atPath: folder) {
+            guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil else { return }
+            // The folder ignores itself, wherever a course keeps it.
+            try? writeAtomically(Array("*\n".utf8), to: "\(folder)/.gitignore")
+        }
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, outputs.count / 32))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: outputs.count, by: workers) {
+                // Nothing to lose on failure: the result is in this run's report either way.
+                try? writeAtomically(Array(outputs[index].output.utf8), to: path(outputs[index].key),
+                                     keepingPermissions: false)
             }
-            try writeAtomically(Array(output.utf8), to: path(key))
-        } catch {
-            // Nothing to lose: the result is in this run's report either way.
         }
     }
 }

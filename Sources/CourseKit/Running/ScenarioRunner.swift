@@ -51,15 +51,17 @@ package struct ScenarioRunner: Sendable {
 
         let results = session.results
         let coreErrors = session.coreErrors
+        var fresh: [(key: String, output: String)] = []
         for index in pending {
             let outcome = results[index]
                 ?? (coreErrors != nil ? .coreFailed
                     : .crashed(.exited(-1), output: "", standardError: "coursebook lost this scenario's result"))
             outcomes[index] = outcome
             if case let .completed(output, _, false) = outcome {
-                cache?.store(jobs[index].cacheKey, output: output)
+                fresh.append((jobs[index].cacheKey, output))
             }
         }
+        cache?.store(fresh)
         let diagnostics = coreErrors ?? []
         return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count,
                          cachedCount: cachedCount, compilerRuns: session.compilerRuns,
@@ -127,7 +129,7 @@ private final class RunSession: Sendable {
         let files = ScenarioProgram.batch(indices.map { ($0, jobs[$0].source) },
                                           fileCount: runner.settings.parallelism)
         let program = "\(folder)/program"
-        let compiled = compile(files, in: folder, output: program, parseAsLibrary: false)
+        let compiled = compileBatch(files, in: folder, output: program)
         if compiled.succeeded {
             return execute(program: program, indices: indices, in: folder)
         }
@@ -260,19 +262,35 @@ private final class RunSession: Sendable {
         return folder
     }
 
+    /// Compiles a batch. The driver runs one frontend job per file, as many at a time as
+    /// there are cores, in the order given: the scenario files (the heavy part, one per core)
+    /// go first, so that they run side by side, and the light files (core files,
+    /// `main.swift`) after them.
+    private func compileBatch(_ files: [(name: String, contents: String)], in folder: String,
+                              output: String) -> CompileResult {
+        let written = write(files, in: folder)
+        let sources = written.dropLast() + runner.coreFiles.map(\.path) + [written.last!]
+        state.withLock { $0.compilerRuns += 1 }
+        return runner.compiler.compile(sources: Array(sources), output: output, workingDirectory: folder,
+                                       jobs: runner.settings.parallelism)
+    }
+
     private func compile(_ files: [(name: String, contents: String)], in folder: String,
                          output: String, parseAsLibrary: Bool) -> CompileResult {
-        var sources = runner.coreFiles.map(\.path)
-        for file in files {
-            let path = "\(folder)/\(file.name)"
-            // A file that cannot be written shows up as the compiler's "no such file".
-            _ = FileManager.default.createFile(atPath: path, contents: Data(file.contents.utf8))
-            sources.append(path)
-        }
+        let sources = runner.coreFiles.map(\.path) + write(files, in: folder)
         state.withLock { $0.compilerRuns += 1 }
         return runner.compiler.compile(sources: sources, output: output, workingDirectory: folder,
-                                       jobs: files.count > 2 ? runner.settings.parallelism : 1,
-                                       parseAsLibrary: parseAsLibrary)
+                                       jobs: 1, parseAsLibrary: parseAsLibrary)
+    }
+
+    /// Writes generated files and returns their paths. A file that cannot be written shows up
+    /// as the compiler's "no such file".
+    private func write(_ files: [(name: String, contents: String)], in folder: String) -> [String] {
+        files.map { file in
+            let path = "\(folder)/\(file.name)"
+            _ = FileManager.default.createFile(atPath: path, contents: Data(file.contents.utf8))
+            return path
+        }
     }
 
     private func record(_ indices: [Int], _ outcome: ScenarioOutcome) {

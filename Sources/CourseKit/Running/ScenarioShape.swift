@@ -10,7 +10,18 @@ package struct ScenarioShape: Sendable, Equatable {
     /// It declares `@main`: it must be compiled as a library file with no top-level code.
     package var hasMainAttribute: Bool
 
+    /// Words without which no top-level item needs file scope. Most scenarios hold none of
+    /// them, and then the parser need not run at all.
+    static let fileScopeHints = ["import", "extension", "protocol", "operator", "precedencegroup",
+                                 "macro", "@", "#", "private", "internal", "public", "open",
+                                 "package", "static", "nonisolated", "await"]
+
     package init(code: String) {
+        guard Self.fileScopeHints.contains(where: code.contains) else {
+            needsOwnProgram = false
+            hasMainAttribute = false
+            return
+        }
         let file = Parser.parse(source: code)
         var needsOwnProgram = false
         var hasMainAttribute = false

@@ -46,7 +46,7 @@ package struct SwiftCompiler: Sendable {
             try? FileManager.default.createDirectory(
                 atPath: (versionCache as NSString).deletingLastPathComponent,
                 withIntermediateDirectories: true)
-            try? writeAtomically(Array("\(stamp)\n\(firstLine)".utf8), to: versionCache)
+            try? writeAtomically(Array("\(stamp)\n\(firstLine)".utf8), to: versionCache, keepingPermissions: false)
         }
         return SwiftCompiler(executable: path, version: firstLine)
     }
@@ -66,7 +66,9 @@ package struct SwiftCompiler: Sendable {
         return "\(path) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 
-    /// Compiles `sources` (paths) into the executable `output`.
+    /// Compiles `sources` (paths) into the executable `output`, `jobs` frontend jobs at a
+    /// time. (Batch mode would group files into fewer jobs, but this toolchain's driver then
+    /// looks for object files under other names than it wrote, and the link fails.)
     package func compile(sources: [String], output: String, workingDirectory: String,
                          jobs: Int, parseAsLibrary: Bool = false) -> CompileResult {
         var arguments = ["-module-name", "Scenarios", "-Onone", "-suppress-warnings",
@@ -145,21 +147,5 @@ package struct CompilerDiagnostic: Sendable, Equatable {
             }
         }
         return nil
-    }
-}
-
-/// Writes beside the destination, then renames: a reader never sees half a file.
-package func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent()
-        .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-    try Data(bytes).write(to: temporary)
-    var original = stat()
-    if stat(path, &original) == 0 { chmod(temporary.path, original.st_mode & 0o7777) }
-    guard rename(temporary.path, path) == 0 else {
-        let code = errno
-        unlink(temporary.path)
-        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path,
-                                                       NSLocalizedDescriptionKey: String(cString: strerror(code))])
     }
 }

@@ -1,0 +1,74 @@
+# coursebook: `make` sets up, builds, checks the course and writes the site; `make test` runs
+# every test. See README.md.
+
+SWIFT ?= swift
+COURSE ?= lessons
+SITE ?= _site
+RELEASE := .build/release/coursebook
+DEBUG := .build/debug/coursebook
+# What a fresh Debian machine with the Swift toolchain lacks: cmark-gfm (parsing), tidy and
+# chromium (the site's tests).
+DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev tidy chromium
+
+.PHONY: all deps build check site test golden bench screenshots docs-screenshots clean
+
+all: deps build check site
+
+# Installs the missing Debian packages when run as root; otherwise says the exact command.
+deps:
+	@missing=""; \
+	for package in $(DEBIAN_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$package 2>/dev/null | grep -q '^install ok installed$$' \
+	    || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing; \
+	  else \
+	    echo "missing Debian packages; run:"; \
+	    echo "  sudo apt-get install -y$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release
+
+check: build
+	$(RELEASE) check $(COURSE) --strict
+
+site: build
+	$(RELEASE) build $(COURSE) --out $(SITE) --strict
+
+# Every test: unit tests, end-to-end tests of the built binary on Tests/Fixtures, the golden
+# pages, and the published course checked with tidy and headless Chromium. Then screenshots
+# of every page at phone and desktop widths, under .build/screenshots, for people to look at.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+	@$(MAKE) --no-print-directory screenshots BIN=$(DEBUG)
+
+# Records the golden pages of Tests/Fixtures/site anew into Tests/Golden/site; review the diff.
+golden: deps
+	COURSEBOOK_RECORD_GOLDEN=1 $(SWIFT) test --filter SitePagesTests
+
+# Times checks of a synthetic course of 100 lessons x 3 scenarios against plain swiftc runs.
+bench: build
+	.build/release/coursebook-bench
+
+BIN ?= $(RELEASE)
+SHOTS := .build/screenshots
+screenshots:
+	@test -x $(BIN) || $(SWIFT) build -c release
+	@$(BIN) build $(COURSE) --out $(SHOTS)/site > /dev/null
+	@scripts/screenshots $(SHOTS)/site $(SHOTS)
+	@echo "screenshots of every page at 360 and 1440 px: $(SHOTS)/"
+
+# The screenshots the repository keeps (two lessons, phone and desktop), made anew.
+docs-screenshots: build
+	@$(RELEASE) build $(COURSE) --out $(SHOTS)/site > /dev/null
+	@scripts/screenshots $(SHOTS)/site docs/screenshots 01-yerel-durum.html 04-ortam.html
+
+clean:
+	rm -rf .build $(SITE)

@@ -1,1 +1,0 @@
-func decodeEmbedded(_ text: String) -> String { "" }

@@ -1,0 +1,95 @@
+import CourseKit
+import Foundation
+
+/// Why a site cannot be written where `--out` points.
+package struct SiteWriteError: Error, Equatable, CustomStringConvertible {
+    package var folder: String
+    package var message: String
+
+    package var description: String { "\(folder): \(message)" }
+}
+
+/// Writes a site atomically: into a new folder beside the destination, then swapped in with
+/// renames, so that a reader or a failed build never sees half a site and an existing site
+/// stays as it was until the new one is complete.
+package enum SiteWriter {
+    /// Written into every site: a folder without it is not replaced.
+    package static let marker = ".coursebook-site"
+
+    /// Refuses a destination that would destroy something other than an earlier site: the
+    /// course folder, a folder that contains it, a repository root, a file, or a folder that
+    /// coursebook did not write.
+    package static func validate(destination: String, course: Course) throws(SiteWriteError) {
+        let out = resolved(destination)
+        let courseFolder = resolved(course.folderPath)
+        func refuse(_ message: String) -> SiteWriteError { SiteWriteError(folder: destination, message: message) }
+        if out == "/" { throw refuse("refusing to write a site at the root of the file system") }
+        if out == courseFolder { throw refuse("this is the course folder; choose another --out") }
+        if courseFolder.hasPrefix(out + "/") { throw refuse("this folder contains the course; choose another --out") }
+        if FileManager.default.fileExists(atPath: out + "/.git") || out == repositoryRoot(of: courseFolder) {
+            throw refuse("this is a repository root; choose another --out")
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw refuse("a file is in the way; --out needs a folder") }
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+            if !entries.isEmpty, !entries.contains(marker) {
+                throw refuse("the folder exists and coursebook did not write it; remove it or choose another --out")
+            }
+        }
+    }
+
+    /// Writes `files` as the whole content of `destination`.
+    package static func write(_ files: [SiteFile], to destination: String) throws(SiteWriteError) {
+        let out = URL(fileURLWithPath: destination).standardizedFileURL
+        let parent = out.deletingLastPathComponent()
+        let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let staging = parent.appendingPathComponent(".\(out.lastPathComponent).coursebook-new-\(tag)")
+        let previous = parent.appendingPathComponent(".\(out.lastPathComponent).coursebook-old-\(tag)")
+        let manager = FileManager.default
+        func fail(_ message: String) -> SiteWriteError { SiteWriteError(folder: destination, message: message) }
+
+        do {
+            try manager.createDirectory(at: parent, withIntermediateDirectories: true)
+            try manager.createDirectory(at: staging, withIntermediateDirectories: false)
+            for file in files + [SiteFile(path: marker, bytes: Array("written by coursebook; 'coursebook build' replaces this folder whole\n".utf8))] {
+                precondition(!file.path.hasPrefix("/") && !file.path.split(separator: "/").contains(".."),
+                              "site file outside the site: \(file.path)")
+                let url = staging.appendingPathComponent(file.path)
+                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(file.bytes).write(to: url)
+            }
+        } catch {
+            try? manager.removeItem(at: staging)
+            throw fail("cannot write the site: \(error.localizedDescription)")
+        }
+
+        let hadSite = manager.fileExists(atPath: out.path)
+        if hadSite, rename(out.path, previous.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? manager.removeItem(at: staging)
+            throw fail("cannot move the old site aside: \(reason)")
+        }
+        if rename(staging.path, out.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            if hadSite { rename(previous.path, out.path) }
+            try? manager.removeItem(at: staging)
+            throw fail("cannot put the new site in place: \(reason)")
+        }
+        if hadSite { try? manager.removeItem(at: previous) }
+    }
+
+    private static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// The nearest folder above `folder` (or itself) that holds `.git`.
+    private static func repositoryRoot(of folder: String) -> String? {
+        var url = URL(fileURLWithPath: folder)
+        while url.path != "/" {
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent(".git").path) { return url.path }
+            url.deleteLastPathComponent()
+        }
+        return nil
+    }
+}

@@ -1,0 +1,307 @@
+import Foundation
+
+/// A page template in coursebook's small, strict syntax:
+///
+/// - `{{ name }}` inserts a value: text is HTML-escaped, rendered HTML is inserted as it is.
+///   The kind of the value decides, never the template.
+/// - `{{ a.b }}` reads a field of a record.
+/// - `{{#each items}} ... {{/each}}` repeats for every item of a list; inside, the item's
+///   fields come first, then the names outside.
+/// - `{{#if name}} ... {{else}} ... {{/if}}`: true for `true`, a non-empty text, HTML or list.
+/// - `{{! a comment }}` renders nothing.
+///
+/// A template is checked against the schema of the page it renders before anything is written:
+/// an unknown name, a list used as text, a block left open is an error at its line.
+package struct Template: Sendable {
+    package var name: String
+    private var nodes: [Node]
+
+    indirect enum Node: Sendable {
+        case literal(String)
+        case value(path: [String], line: Int)
+        case each(path: [String], body: [Node], line: Int)
+        case conditional(path: [String], then: [Node], otherwise: [Node], line: Int)
+    }
+
+    /// Parses `text` and checks every name against `schema`.
+    package init(name: String, text: String, schema: TemplateSchema) throws(TemplateError) {
+        self.name = name
+        var parser = TemplateParser(name: name, text: text)
+        nodes = try parser.parse()
+        try Self.validate(nodes, scopes: [schema], template: name)
+    }
+
+    /// The template with the given values; they must follow the schema it was checked with.
+    package func render(_ values: TemplateRecord) -> String {
+        var output = ""
+        Self.render(nodes, scopes: [values], into: &output)
+        return output
+    }
+
+    private static func validate(_ nodes: [Node], scopes: [TemplateSchema], template: String) throws(TemplateError) {
+        for node in nodes {
+            switch node {
+            case .literal:
+                break
+            case let .value(path, line):
+                let kind = try lookUp(path, in: scopes, template: template, line: line)
+                switch kind {
+                case .text, .html: break
+                default:
+                    throw TemplateError(template: template, line: line,
+                                        message: "'\(path.joined(separator: "."))' is \(kind.noun); only text and HTML can be inserted")
+                }
+            case let .each(path, body, line):
+                guard case let .list(item) = try lookUp(path, in: scopes, template: template, line: line) else {
+                    throw TemplateError(template: template, line: line,
+                                        message: "'\(path.joined(separator: "."))' is not a list; #each needs one")
+                }
+                try validate(body, scopes: [item] + scopes, template: template)
+            case let .conditional(path, then, otherwise, line):
+                _ = try lookUp(path, in: scopes, template: template, line: line)
+                try validate(then, scopes: scopes, template: template)
+                try validate(otherwise, scopes: scopes, template: template)
+            }
+        }
+    }
+
+    private static func lookUp(_ path: [String], in scopes: [TemplateSchema], template: String,
+                               line: Int) throws(TemplateError) -> TemplateSchema.Kind {
+        let known = scopes.flatMap { $0.fields.keys }.sorted()
+        guard let first = path.first,
+              var kind = scopes.lazy.compactMap({ $0.fields[first] }).first else {
+            throw TemplateError(template: template, line: line,
+                                message: "unknown placeholder '\(path.joined(separator: "."))' (known here: \(Array(Set(known)).sorted().joined(separator: ", ")))")
+        }
+        for (index, field) in path.dropFirst().enumerated() {
+            guard case let .record(schema) = kind, let next = schema.fields[field] else {
+                throw TemplateError(template: template, line: line,
+                                    message: "unknown placeholder '\(path.joined(separator: "."))': '\(path[...index].joined(separator: "."))' has no field '\(field)'")
+            }
+            kind = next
+        }
+        return kind
+    }
+
+    private static func render(_ nodes: [Node], scopes: [TemplateRecord], into output: inout String) {
+        for node in nodes {
+            switch node {
+            case .literal(let text):
+                output += text
+            case .value(let path, _):
+                switch value(path, in: scopes) {
+                case .text(let text)?: output += escapeHTML(text)
+                case .html(let html)?: output += html
+                default: break
+                }
+            case .each(let path, let body, _):
+                guard case let .list(items)? = value(path, in: scopes) else { continue }
+                for item in items { render(body, scopes: [item] + scopes, into: &output) }
+            case .conditional(let path, let then, let otherwise, _):
+                render(value(path, in: scopes)?.isTrue == true ? then : otherwise, scopes: scopes, into: &output)
+            }
+        }
+    }
+
+    private static func value(_ path: [String], in scopes: [TemplateRecord]) -> TemplateValue? {
+        guard let first = path.first, var value = scopes.lazy.compactMap({ $0[first] }).first else { return nil }
+        for field in path.dropFirst() {
+            guard case let .record(record) = value, let next = record[field] else { return nil }
+            value = next
+        }
+        return value
+    }
+}
+
+/// A value given to a template.
+package indirect enum TemplateValue: Sendable, Equatable {
+    /// Inserted HTML-escaped.
+    case text(String)
+    /// Inserted as it is: only for HTML the tool rendered itself.
+    case html(String)
+    case bool(Bool)
+    case list([TemplateRecord])
+    case record(TemplateRecord)
+
+    var isTrue: Bool {
+        switch self {
+        case .text(let text): return !text.isEmpty
+        case .html(let html): return !html.isEmpty
+        case .bool(let flag): return flag
+        case .list(let items): return !items.isEmpty
+        case .record: return true
+        }
+    }
+}
+
+package typealias TemplateRecord = [String: TemplateValue]
+
+/// The names a template may use, and the kind of each.
+package struct TemplateSchema: Sendable, Equatable {
+    package indirect enum Kind: Sendable, Equatable {
+        case text, html, bool
+        case list(TemplateSchema)
+        case record(TemplateSchema)
+
+        var noun: String {
+            switch self {
+            case .text: "text"
+            case .html: "HTML"
+            case .bool: "a yes/no value"
+            case .list: "a list"
+            case .record: "a record"
+            }
+        }
+    }
+
+    package var fields: [String: Kind]
+
+    package init(_ fields: [String: Kind]) {
+        self.fields = fields
+    }
+}
+
+/// A template that cannot be read or does not fit its page: named by file and line.
+package struct TemplateError: Error, Equatable, CustomStringConvertible {
+    package var template: String
+    package var line: Int
+    package var message: String
+
+    package init(template: String, line: Int, message: String) {
+        self.template = template
+        self.line = line
+        self.message = message
+    }
+
+    package var description: String { "\(template):\(line): \(message)" }
+}
+
+/// Text made safe to stand in HTML, in element content and in quoted attributes.
+package func escapeHTML(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for character in text {
+        switch character {
+        case "&": result += "&amp;"
+        case "<": result += "&lt;"
+        case ">": result += "&gt;"
+        case "\"": result += "&quot;"
+        case "'": result += "&#39;"
+        default: result.append(character)
+        }
+    }
+    return result
+}
+
+/// Reads the `{{ }}` tags of a template into nodes.
+private struct TemplateParser {
+    let name: String
+    let text: String
+
+    init(name: String, text: String) {
+        self.name = name
+        self.text = text
+    }
+
+    /// One tag and the line it starts on.
+    private enum Tag {
+        case value([String]), open(String, [String]), close(String), otherwise, comment
+    }
+
+    mutating func parse() throws(TemplateError) -> [Template.Node] {
+        var index = text.startIndex
+        var line = 1
+        // A stack of open blocks: their kind, path, line, and the nodes gathered so far.
+        var stack: [(kind: String, path: [String], line: Int, then: [Template.Node], otherwise: [Template.Node]?)] = []
+        var top: [Template.Node] = []
+
+        func append(_ node: Template.Node) {
+            if stack.isEmpty { top.append(node); return }
+            if stack[stack.count - 1].otherwise != nil {
+                stack[stack.count - 1].otherwise!.append(node)
+            } else {
+                stack[stack.count - 1].then.append(node)
+            }
+        }
+
+        while index < text.endIndex {
+            guard let open = text[index...].range(of: "{{") else {
+                append(.literal(String(text[index...])))
+                break
+            }
+            if open.lowerBound > index { append(.literal(String(text[index..<open.lowerBound]))) }
+            line += text[index..<open.lowerBound].filter { $0 == "\n" }.count
+            guard let close = text[open.upperBound...].range(of: "}}") else {
+                throw TemplateError(template: name, line: line, message: "'{{' is not closed by '}}'")
+            }
+            let body = text[open.upperBound..<close.lowerBound]
+            let tagLine = line
+            line += body.filter { $0 == "\n" }.count
+            index = close.upperBound
+
+            switch try tag(String(body), line: tagLine) {
+            case .comment:
+                break
+            case .value(let path):
+                append(.value(path: path, line: tagLine))
+            case .open(let kind, let path):
+                stack.append((kind, path, tagLine, [], nil))
+            case .otherwise:
+                guard let last = stack.last, last.kind == "if", last.otherwise == nil else {
+                    throw TemplateError(template: name, line: tagLine, message: "'{{else}}' outside an '{{#if}}' block")
+                }
+                stack[stack.count - 1].otherwise = []
+            case .close(let kind):
+                guard let block = stack.popLast() else {
+                    throw TemplateError(template: name, line: tagLine, message: "'{{/\(kind)}}' closes nothing")
+                }
+                guard block.kind == kind else {
+                    throw TemplateError(template: name, line: tagLine,
+                                        message: "'{{/\(kind)}}' closes the '{{#\(block.kind)}}' opened at line \(block.line)")
+                }
+                append(kind == "each"
+                       ? .each(path: block.path, body: block.then, line: block.line)
+                       : .conditional(path: block.path, then: block.then, otherwise: block.otherwise ?? [], line: block.line))
+            }
+        }
+        if let open = stack.last {
+            throw TemplateError(template: name, line: open.line, message: "'{{#\(open.kind)}}' is never closed with '{{/\(open.kind)}}'")
+        }
+        return top
+    }
+
+    private func tag(_ body: String, line: Int) throws(TemplateError) -> Tag {
+        let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("!") { return .comment }
+        if trimmed == "else" { return .otherwise }
+        if let rest = trimmed.dropPrefix("#each") { return .open("each", try path(rest, line: line)) }
+        if let rest = trimmed.dropPrefix("#if") { return .open("if", try path(rest, line: line)) }
+        if trimmed == "/each" || trimmed == "/if" { return .close(String(trimmed.dropFirst())) }
+        if trimmed.hasPrefix("#") || trimmed.hasPrefix("/") || trimmed.hasPrefix(">") || trimmed.hasPrefix("{") {
+            throw TemplateError(template: name, line: line,
+                                message: "unknown tag '{{\(trimmed)}}' (tags: {{name}}, {{#each list}}, {{#if name}}, {{else}}, {{/each}}, {{/if}}, {{! comment}})")
+        }
+        return .value(try path(Substring(trimmed), line: line))
+    }
+
+    private func path(_ text: Substring, line: Int) throws(TemplateError) -> [String] {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !trimmed.isEmpty, parts.allSatisfy({ part in
+            !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        }) else {
+            throw TemplateError(template: name, line: line, message: "'\(trimmed)' is not a placeholder name (letters, digits, '_', '.' between fields)")
+        }
+        return parts
+    }
+}
+
+private extension String {
+    /// The rest after `prefix` when it is followed by a space (`#each items`), else nil.
+    func dropPrefix(_ prefix: String) -> Substring? {
+        guard hasPrefix(prefix) else { return nil }
+        let rest = dropFirst(prefix.count)
+        guard rest.first == " " || rest.first == "\t" else { return nil }
+        return rest
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The templates a site is written with: the page templates, checked against their schemas,
+/// and the assets (the stylesheet and any other file of the templates folder).
+package struct TemplateSet: Sendable {
+    package var layout: Template
+    package var index: Template
+    package var lesson: Template
+    package var limitations: Template
+    /// Files copied into the site's `assets/` folder, by name.
+    package var assets: [String: [UInt8]]
+
+    package static let pageTemplates = ["layout.html", "index.html", "lesson.html", "limitations.html"]
+
+    /// The built-in templates (the repository's `templates/`, carried inside the tool).
+    package static func builtIn() throws(TemplateError) -> TemplateSet {
+        try load(folder: nil, displayFolder: "built-in templates")
+    }
+
+    /// The templates of `folder`; a file it does not have comes from the built-in ones.
+    package static func load(folder: String?, displayFolder: String) throws(TemplateError) -> TemplateSet {
+        var texts: [String: (text: String, display: String)] = [:]
+        var assets: [String: [UInt8]] = [:]
+        for (name, text) in embeddedTemplates {
+            if pageTemplates.contains(name) {
+                texts[name] = (text, "built-in templates/\(name)")
+            } else {
+                assets[name] = Array(text.utf8)
+            }
+        }
+        if let folder {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw TemplateError(template: displayFolder, line: 0, message: "no templates folder here")
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = folder + "/" + name
+                let display = displayFolder + "/" + name
+                var isSubfolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isSubfolder), isSubfolder.boolValue { continue }
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw TemplateError(template: display, line: 0, message: "cannot read the template")
+                }
+                if pageTemplates.contains(name) {
+                    guard let text = String(data: data, encoding: .utf8) else {
+                        throw TemplateError(template: display, line: 0, message: "template is not UTF-8")
+                    }
+                    texts[name] = (text, display)
+                } else {
+                    assets[name] = Array(data)
+                }
+            }
+        }
+        func template(_ name: String, _ schema: TemplateSchema) throws(TemplateError) -> Template {
+            guard let source = texts[name] else {
+                throw TemplateError(template: "built-in templates/\(name)", line: 0, message: "missing from the tool")
+            }
+            return try Template(name: source.display, text: source.text, schema: schema)
+        }
+        return TemplateSet(layout: try template("layout.html", SiteSchema.layout),
+                           index: try template("index.html", SiteSchema.index),
+                           lesson: try template("lesson.html", SiteSchema.lesson),
+                           limitations: try template("limitations.html", SiteSchema.limitations),
+                           assets: assets)
+    }
+}
+
+/// Decodes a template the plugin embedded (see `Plugins/EmbedTemplates`).
+func decodeEmbedded(_ base64: String) -> String {
+    String(decoding: Data(base64Encoded: base64) ?? Data(), as: UTF8.self)
+}

@@ -1,0 +1,133 @@
+@testable import CourseKit
+@testable import CourseSite
+import Foundation
+import Testing
+
+/// The pages of the `site` fixture, compared file by file with the committed golden copies
+/// under Tests/Golden/site. `make golden` records them anew (review the diff).
+@Suite(.serialized) struct SitePagesTests {
+    static let golden = packageRoot.appendingPathComponent("Tests/Golden/site")
+
+    @Test func pagesMatchTheGoldenFiles() throws {
+        let (_, report, files) = try renderedFixture("site")
+        #expect(report.succeeded)
+        let record = ProcessInfo.processInfo.environment["COURSEBOOK_RECORD_GOLDEN"] == "1"
+        if record {
+            try? FileManager.default.removeItem(at: Self.golden)
+            for file in files {
+                let url = Self.golden.appendingPathComponent(file.path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(file.bytes).write(to: url)
+            }
+        }
+        let expected = try FileManager.default.subpathsOfDirectory(atPath: Self.golden.path)
+            .filter { !$0.hasSuffix("/") && !isFolder(Self.golden.appendingPathComponent($0)) }.sorted()
+        #expect(files.map(\.path).sorted() == expected, "the site's files differ from Tests/Golden/site (make golden records them)")
+        for file in files {
+            let golden = try? Data(contentsOf: Self.golden.appendingPathComponent(file.path))
+            #expect(golden.map(Array.init) == file.bytes, "\(file.path) differs from Tests/Golden/site/\(file.path) (make golden records it)")
+        }
+    }
+
+    private func isFolder(_ url: URL) -> Bool {
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &folder) && folder.boolValue
+    }
+
+    @Test func whatTheLessonPageSays() throws {
+        let (_, _, files) = try renderedFixture("site")
+        let page = files.text("01-first.html")
+        // Headings with stable, unique anchors.
+        #expect(page.contains("<h2 id=\"sinirlayici-olcum\">Sınırlayıcı Ölçüm"))
+        #expect(page.contains("<h2 id=\"sinirlayici-olcum-2\">Sınırlayıcı Ölçüm"))
+        // A scenario and its verified output as one figure, with the Swift version.
+        #expect(page.contains("<figcaption><span class=\"kind\">Scenario</span> <code>main.swift</code> — a badge reads the theme</figcaption>"))
+        #expect(page.contains("This output was produced by running the code above with Swift "))
+        #expect(page.contains("&lt;tema&gt;: theme degisti | yeniden Badge ortam | atlanan Root"))
+        #expect(page.contains("5 &gt; 3 &amp;&amp; &quot;quoted&quot;"))
+        // Notes set apart, mentions linked within and across lessons.
+        #expect(page.contains("<aside class=\"limit\" id=\"dr1\""))
+        #expect(page.contains("<aside class=\"limit\" id=\"dr2\""))
+        #expect(page.contains("<a href=\"#dr1\">DR1</a> here"))
+        #expect(page.contains("see also <a href=\"#dr2\">DR2</a>"))
+        #expect(page.contains("href=\"limitations.html#dr1\""))
+        // Raw HTML shown as text, never passed.
+        #expect(!page.contains("<script"))
+        #expect(!page.contains("<b onclick"))
+        #expect(page.contains("&lt;b onclick=&quot;alert(1)&quot;&gt;bold&lt;/b&gt;"))
+        // The core listing open the first time, collapsed the second.
+        #expect(page.contains("<figure class=\"core\">"))
+        #expect(files.text("02-second.html").contains("<details class=\"core\">"))
+        // A skipped scenario is marked as not verified.
+        #expect(files.text("02-second.html").contains("<div class=\"output unverified\">"))
+        #expect(files.text("02-second.html").contains("<a href=\"01-first.html#dr1\">DR1</a> is in the first lesson"))
+    }
+
+    @Test func theIndexAndTheLimitationsPage() throws {
+        let (_, _, files) = try renderedFixture("site")
+        let index = files.text("index.html")
+        #expect(index.contains("<h1>Rendering &lt;Everything&gt; &amp; More</h1>"))
+        #expect(index.contains("<p>This opening paragraph is what the index shows"))
+        #expect(index.contains("1 scenario verified · 2 limitations"))
+        let limitations = files.text("limitations.html")
+        for number in 1...3 {
+            #expect(limitations.contains("<li class=\"limit\" id=\"dr\(number)\">"))
+        }
+        #expect(limitations.contains("href=\"01-first.html#dr1\""))
+        #expect(limitations.contains("href=\"02-second.html#dr3\""))
+    }
+}
+
+struct SiteWriterTests {
+    func course(at folder: URL) -> Course {
+        Course(folder: "c", folderPath: folder.path, config: CourseConfig(title: "T", language: "en", core: []),
+               coreFiles: [], lessons: [])
+    }
+
+    @Test func writesWholeAndReplacesAnEarlierSite() throws {
+        let root = temporaryFolder("writer")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("out/site").path
+        try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("one".utf8)),
+                              SiteFile(path: "assets/a.css", bytes: [])], to: out)
+        #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8) == "one")
+        try SiteWriter.validate(destination: out, course: course(at: root.appendingPathComponent("course")))
+        try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("two".utf8))], to: out)
+        #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8) == "two")
+        #expect(!FileManager.default.fileExists(atPath: out + "/assets/a.css"))
+        // Nothing is left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path + "/out") == ["site"])
+    }
+
+    @Test func refusesWhatItMustNotReplace() throws {
+        let root = temporaryFolder("refuse")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let courseFolder = root.appendingPathComponent("repo/lessons")
+        try FileManager.default.createDirectory(at: courseFolder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("repo/.git"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("repo/src"), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: root.appendingPathComponent("repo/src/main.c").path, contents: Data())
+        _ = FileManager.default.createFile(atPath: root.appendingPathComponent("repo/file").path, contents: Data())
+        let course = course(at: courseFolder)
+        let cases: [(String, String)] = [
+            ("repo/lessons", "this is the course folder; choose another --out"),
+            ("repo/lessons/.", "this is the course folder; choose another --out"),
+            ("repo", "this folder contains the course; choose another --out"),
+            ("repo/src", "the folder exists and coursebook did not write it; remove it or choose another --out"),
+            ("repo/file", "a file is in the way; --out needs a folder"),
+        ]
+        for (relative, message) in cases {
+            let destination = root.appendingPathComponent(relative).path
+            #expect(throws: SiteWriteError(folder: destination, message: message)) {
+                try SiteWriter.validate(destination: destination, course: course)
+            }
+        }
+        // The repository root itself, when the course sits deeper.
+        let deeper = self.course(at: root.appendingPathComponent("repo/docs/lessons"))
+        #expect(throws: SiteWriteError(folder: root.appendingPathComponent("repo").path,
+                                       message: "this folder contains the course; choose another --out")) {
+            try SiteWriter.validate(destination: root.appendingPathComponent("repo").path, course: deeper)
+        }
+        try SiteWriter.validate(destination: root.appendingPathComponent("repo/_site").path, course: course)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+@testable import CourseSite
+import Testing
+
+struct TemplateTests {
+    let schema = TemplateSchema([
+        "title": .text, "body": .html, "flag": .bool,
+        "items": .list(TemplateSchema(["name": .text, "tags": .list(TemplateSchema(["tag": .text]))])),
+        "link": .record(TemplateSchema(["href": .text, "title": .text])),
+    ])
+
+    func render(_ text: String, _ values: TemplateRecord) throws -> String {
+        try Template(name: "t.html", text: text, schema: schema).render(values)
+    }
+
+    @Test func textIsEscapedAndHTMLIsNot() throws {
+        let out = try render("<h1>{{title}}</h1>{{ body }}", ["title": .text("<a & \"b\">'"), "body": .html("<p>ok</p>")])
+        #expect(out == "<h1>&lt;a &amp; &quot;b&quot;&gt;&#39;</h1><p>ok</p>")
+    }
+
+    @Test func loopsConditionsAndFields() throws {
+        let template = """
+            {{#each items}}[{{name}}:{{#each tags}}{{tag}}{{#if title}}@{{title}}{{/if}}{{/each}}]{{/each}}\
+            {{#if flag}}yes{{else}}no{{/if}}{{#if link.href}} <a href="{{link.href}}">{{link.title}}</a>{{/if}}{{! hidden }}
+            """
+        let values: TemplateRecord = [
+            "title": .text("T"), "body": .html(""), "flag": .bool(false),
+            "items": .list([["name": .text("a"), "tags": .list([["tag": .text("x")], ["tag": .text("y")]])],
+                            ["name": .text("b"), "tags": .list([])]]),
+            "link": .record(["href": .text("p.html"), "title": .text("P")]),
+        ]
+        #expect(try render(template, values) == "[a:x@Ty@T][b:]no <a href=\"p.html\">P</a>")
+    }
+
+    @Test(arguments: [
+        ("<p>\n{{titel}}</p>", 2, "unknown placeholder 'titel' (known here: body, flag, items, link, title)"),
+        ("{{items}}", 1, "'items' is a list; only text and HTML can be inserted"),
+        ("{{#each title}}{{/each}}", 1, "'title' is not a list; #each needs one"),
+        ("{{link.url}}", 1, "unknown placeholder 'link.url': 'link' has no field 'url'"),
+        ("\n\n{{#if flag}}", 3, "'{{#if}}' is never closed with '{{/if}}'"),
+        ("{{#if flag}}{{/each}}", 1, "'{{/each}}' closes the '{{#if}}' opened at line 1"),
+        ("{{/if}}", 1, "'{{/if}}' closes nothing"),
+        ("{{else}}", 1, "'{{else}}' outside an '{{#if}}' block"),
+        ("{{> partial}}", 1, "unknown tag '{{> partial}}' (tags: {{name}}, {{#each list}}, {{#if name}}, {{else}}, {{/each}}, {{/if}}, {{! comment}})"),
+        ("{{two words}}", 1, "'two words' is not a placeholder name (letters, digits, '_', '.' between fields)"),
+        ("a\n{{title", 2, "'{{' is not closed by '}}'"),
+        ("{{#each items}}{{nope}}{{/each}}", 1, "unknown placeholder 'nope' (known here: body, flag, items, link, name, tags, title)"),
+    ])
+    func errorsNameTheTemplateAndLine(text: String, line: Int, message: String) {
+        #expect(throws: TemplateError(template: "t.html", line: line, message: message)) {
+            try Template(name: "t.html", text: text, schema: schema)
+        }
+    }
+
+    @Test func theBuiltInTemplatesFitTheirPages() throws {
+        let set = try TemplateSet.builtIn()
+        #expect(set.assets.keys.contains("style.css"))
+    }
+}
+
+struct AnchorTests {
+    @Test(arguments: [
+        ("Sınırlayıcı Ölçüm", "sinirlayici-olcum"),
+        ("İki Görünüm, Bir Çağrı!", "iki-gorunum-bir-cagri"),
+        ("Ağaç: ŞİMDİ & Sonra", "agac-simdi-sonra"),
+        ("café déjà vu", "cafe-deja-vu"),
+        ("`@State` ile", "state-ile"),
+        ("!!!", "bolum"),
+    ])
+    func slugs(text: String, slug: String) {
+        #expect(AnchorNamer.slug(text) == slug)
+    }
+
+    @Test func anchorsAreUniqueAndAvoidReservedOnes() {
+        var namer = AnchorNamer(reserved: ["dr1"])
+        #expect(namer.anchor(for: "Özet") == "ozet")
+        #expect(namer.anchor(for: "Özet") == "ozet-2")
+        #expect(namer.anchor(for: "ÖZET") == "ozet-3")
+        #expect(namer.anchor(for: "DR1") == "dr1-2")
+    }
+}
+
+struct SwiftHighlighterTests {
+    @Test func classifiesWhatAReaderTellsApart() {
+        let html = SwiftHighlighter.html("@State var n: Int = 42 // note\nlet s = \"a<b\"\n")
+        #expect(html.contains("<span class=\"tok-attribute\">@State</span>") || html.contains("<span class=\"tok-attribute\">State</span>"))
+        #expect(html.contains("<span class=\"tok-keyword\">var</span>"))
+        #expect(html.contains("<span class=\"tok-type\">Int</span>"))
+        #expect(html.contains("<span class=\"tok-number\">42</span>"))
+        #expect(html.contains("<span class=\"tok-comment\">// note</span>"))
+        #expect(html.contains("a&lt;b"))
+    }
+
+    @Test func withoutTheSpansItIsTheCodeEscaped() {
+        let code = "struct A<T> { let x = \"<&>\" }\n/* é */ #if DEBUG\n#endif\n"
+        let html = SwiftHighlighter.html(code)
+        let stripped = html.replacingOccurrences(of: #"<span class="tok-[a-z]+">"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: "</span>", with: "")
+        #expect(stripped == escapeHTML(code))
+    }
+}
+
+struct SiteWordsTests {
+    @Test func languageChoosesTheWords() {
+        #expect(SiteWords.forLanguage("tr")?.next == "Sonraki ders")
+        #expect(SiteWords.forLanguage("tr-TR")?.next == "Sonraki ders")
+        #expect(SiteWords.forLanguage("en-GB")?.next == "Next lesson")
+        #expect(SiteWords.forLanguage("de") == nil)
+        #expect(SiteWords.turkish.scenarioCount(3) == "3 senaryo doğrulandı")
+        #expect(SiteWords.english.scenarioCount(1) == "1 scenario verified")
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// `coursebook build` through the built binary: what it writes, what it refuses, and what a
+/// failure leaves behind.
+struct BuildCommandTests {
+    func build(_ fixture: String, out: URL, _ extra: [String] = []) throws -> CommandResult {
+        let cache = temporaryFolder("build-cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        return try coursebook(["build", fixture, "--out", out.path, "--cache-dir", cache.path] + extra)
+    }
+
+    @Test func writesTheSite() throws {
+        let root = temporaryFolder("build")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("site")
+        let result = try build("passing", out: out)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput.hasSuffix("2 passed, 0 failed, 1 skipped\nwrote \(out.path): 3 pages (1 lesson, index, limitations) and 1 assets\n"))
+        let files = try FileManager.default.subpathsOfDirectory(atPath: out.path).sorted()
+        #expect(files == [".coursebook-site", "01-counter.html", "assets", "assets/style.css", "index.html", "limitations.html"])
+    }
+
+    @Test func aFailedCheckLeavesTheOldSiteAsItWas() throws {
+        let root = temporaryFolder("failed")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("site")
+        #expect(try build("passing", out: out).status == 0)
+        let before = try snapshot(out)
+        let result = try build("output-mismatch", out: out)
+        #expect(result.status == 1)
+        #expect(result.standardError.hasSuffix("coursebook build: the check failed; \(out.path) was not written\n"))
+        #expect(try snapshot(out) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["site"])
+    }
+
+    @Test func refusesTheCourseFolderAndFoldersItDidNotWrite() throws {
+        let result = try coursebook(["build", "passing", "--out", "passing"])
+        #expect(result == CommandResult(status: 4, standardOutput: "",
+                                        standardError: "coursebook build: passing: this is the course folder; choose another --out\n"))
+        let containing = try coursebook(["build", "passing", "--out", "."])
+        #expect(containing.status == 4)
+        #expect(containing.standardError == "coursebook build: .: this folder contains the course; choose another --out\n")
+        let root = temporaryFolder("foreign")
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = FileManager.default.createFile(atPath: root.appendingPathComponent("notes.txt").path, contents: Data("keep".utf8))
+        let foreign = try coursebook(["build", "passing", "--out", root.path])
+        #expect(foreign.status == 4)
+        #expect(foreign.standardError == "coursebook build: \(root.path): the folder exists and coursebook did not write it; remove it or choose another --out\n")
+        #expect(try String(contentsOf: root.appendingPathComponent("notes.txt"), encoding: .utf8) == "keep")
+    }
+
+    @Test func anUnknownPlaceholderNamesTheTemplateAndLine() throws {
+        let root = temporaryFolder("template")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try build("bad-template", out: root.appendingPathComponent("site"))
+        #expect(result.status == 3)
+        #expect(result.standardError == "bad-template/templates/lesson.html:3:1: error: unknown placeholder 'lesson.bodyy': 'lesson' has no field 'bodyy'\n")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("site").path))
+    }
+
+    @Test func aTemplatesFolderOverridesWhatItHolds() throws {
+        let root = temporaryFolder("custom")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("site")
+        let result = try build("custom-templates", out: out)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardError == "custom-templates/course.json: warning: no built-in words for language 'de'; pages use English for the words the tool adds\n")
+        #expect(try String(contentsOf: out.appendingPathComponent("assets/style.css"), encoding: .utf8) == "body { color: rebeccapurple; }\n")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("assets/logo.svg").path))
+        let page = try String(contentsOf: out.appendingPathComponent("01-lektion.html"), encoding: .utf8)
+        #expect(page.contains("<html lang=\"de\">"))
+        #expect(page.contains("Skip to content"))
+    }
+
+    @Test func outIsRequired() throws {
+        let result = try coursebook(["build", "passing"])
+        #expect(result.status == 64)
+        #expect(result.standardError == "coursebook build: '--out DIR' is required: the folder to write the site into\nsee 'coursebook build --help'\n")
+    }
+
+    @Test func worksFromAnyFolder() throws {
+        let root = temporaryFolder("anywhere")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try coursebook(["build", fixtures.appendingPathComponent("passing").path, "--out", "site", "--no-cache"], in: root)
+        #expect(result.status == 0, "\(result)")
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("site/assets/style.css").path))
+    }
+
+    private func snapshot(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
+            let url = folder.appendingPathComponent(path)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+}

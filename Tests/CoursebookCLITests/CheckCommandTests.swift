@@ -1,0 +1,277 @@
+import Foundation
+import Testing
+
+/// `coursebook check` on the fixture courses under Tests/Fixtures, through the built binary:
+/// every error of the format, asserted on its message, its line and the exit status.
+@Suite struct CheckCommandTests {
+    static let core = "../../Sources/Invalidation/Invalidation.swift"
+
+    /// Runs `check` on a fixture with a cache of its own, so that every run compiles.
+    func check(_ fixture: String, _ extra: [String] = []) throws -> CommandResult {
+        let cache = temporaryFolder("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        return try coursebook(["check", fixture, "--cache-dir", cache.path] + extra)
+    }
+
+    @Test func aCourseNoOneHereWroteChecksGreen() throws {
+        #expect(try check("passing") == CommandResult(status: 0, standardOutput: """
+            compiled 2 scenarios (2 swiftc runs), 0 from the cache
+            2 passed, 0 failed, 1 skipped
+
+            """, standardError: ""))
+    }
+
+    @Test func oneChangedExpectedLineFailsWithTheDiffAndItsLine() throws {
+        #expect(try check("output-mismatch") == CommandResult(status: 1, standardOutput: """
+            compiled 2 scenarios (2 swiftc runs), 0 from the cache
+            1 error, 0 warnings
+            1 passed, 1 failed, 1 skipped
+
+            """, standardError: """
+            output-mismatch/01-counter.md:33:1: error: output of the scenario at line 18 differs from its 'output' block at line 31
+            --- expected (output-mismatch/01-counter.md:31)
+            +++ actual
+            @@ -1,5 +1,5 @@
+             arttir: count degisti | yeniden Counter yerel, Label ebeveyn | atlanan App,Footer
+            -tema: theme degisti | yeniden Label ortam | atlanan App,Counter,Footer
+            +tema: theme degisti | yeniden Label ortam, Footer ortam | atlanan App,Counter
+             bos: missing degisti | yeniden yok | atlanan App,Counter,Label,Footer
+             yerel: 1
+             ebeveyn: 1
+
+            """))
+    }
+
+    @Test func theSecondCheckComesFromTheCache() throws {
+        let cache = temporaryFolder("warm")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        _ = try coursebook(["check", "passing", "--cache-dir", cache.path])
+        let warm = try coursebook(["check", "passing", "--cache-dir", cache.path])
+        #expect(warm.standardOutput == "compiled 0 scenarios, 2 from the cache\n2 passed, 0 failed, 1 skipped\n")
+        let bypassed = try coursebook(["check", "passing", "--no-cache"])
+        #expect(bypassed.standardOutput == "compiled 2 scenarios (2 swiftc runs), cache not used\n2 passed, 0 failed, 1 skipped\n")
+    }
+
+    @Test func editingOneScenarioRecompilesOnlyThatOne() throws {
+        let course = try copyOfFixture("passing")
+        defer { try? FileManager.default.removeItem(at: course.deletingLastPathComponent()) }
+        _ = try coursebook(["check", course.path])
+        let lesson = course.appendingPathComponent("01-counter.md")
+        let text = try String(contentsOf: lesson, encoding: .utf8)
+        try text.replacingOccurrences(of: "print(tree.names)", with: "print(tree.names, tree.names.count)")
+            .replacingOccurrences(of: "[\"Root\"]\nm: k", with: "[\"Root\"] 1\nm: k")
+            .write(to: lesson, atomically: true, encoding: .utf8)
+        let result = try coursebook(["check", course.path])
+        #expect(result.standardOutput == "compiled 1 scenario (1 swiftc run), 1 from the cache\n2 passed, 0 failed, 1 skipped\n")
+        #expect(result.status == 0)
+    }
+
+    /// Each fault fixture: exit status, standard error exactly.
+    @Test(arguments: [
+        ("missing-output", [], 1, """
+            missing-output/01-lesson.md:3:1: error: scenario has no 'output' block; add one after it (or run 'coursebook check --update')
+
+            """),
+        ("orphan-output", [], 1, """
+            orphan-output/01-lesson.md:3:1: error: 'output' block has no scenario above it
+            orphan-output/01-lesson.md:15:1: error: second 'output' block for the scenario at line 7; a scenario has exactly one
+            orphan-output/01-lesson.md:11:1: note: its first 'output' block is here
+
+            """),
+        ("core-drift", [], 1, """
+            core-drift/01-lesson.md:69:1: error: core listing differs from \(core) (run 'coursebook check --update' to copy the file in)
+            --- listing (core-drift/01-lesson.md:5)
+            +++ \(core)
+            @@ -61,7 +61,7 @@
+                     case .state(let owner):
+                         if owner == node.name { return "yerel" }
+                         if ancestors(of: node.name).contains(owner) { return "ebeveyn" }
+            -            return "kural disi"
+            +            return "kural-disi"
+                     }
+                 }
+             
+
+            """),
+        ("limit-note-gap", [], 1, """
+            limit-note-gap/02-two.md:5:1: error: DR4 follows DR2: DR3 is missing
+
+            """),
+        ("limit-note-repeat", [], 1, """
+            limit-note-repeat/02-two.md:3:1: error: DR2 repeats a number already used
+            limit-note-repeat/01-one.md:5:1: note: DR2 is first here
+
+            """),
+        ("limit-note-order", [], 1, """
+            limit-note-order/01-one.md:5:1: error: DR3 follows DR1: DR2 is missing
+            limit-note-order/01-one.md:7:1: error: DR2 comes after DR3; notes are numbered in course order
+
+            """),
+        ("missing-title", [], 1, """
+            missing-title/01-untitled.md:1:1: error: lesson has no title: its first level-1 heading ('# ...') names it
+
+            """),
+        ("section-without-note", [], 0, """
+            section-without-note/01-lesson.md:15:1: warning: section 'Measured, Without a Note' holds a scenario but no limitation note; say what the measurement did not cover ('DRn. ...')
+
+            """),
+        ("section-without-note", ["--strict"], 1, """
+            section-without-note/01-lesson.md:15:1: error: section 'Measured, Without a Note' holds a scenario but no limitation note; say what the measurement did not cover ('DRn. ...')
+
+            """),
+        ("illustration-syntax", [], 0, """
+            illustration-syntax/01-lesson.md:6:17: warning: illustration is not valid Swift: expected ')' to end function call
+
+            """),
+        ("illustration-syntax", ["--strict"], 1, """
+            illustration-syntax/01-lesson.md:6:17: error: illustration is not valid Swift: expected ')' to end function call
+
+            """),
+        ("compile-error", [], 1, """
+            compile-error/01-lesson.md:7:18: error: value of type 'ViewTree' has no member 'chnge'
+
+            """),
+        ("crash", [], 1, """
+            crash/01-lesson.md:3:1: error: scenario crashed: signal 4 (SIGILL: a Swift trap)
+            standard output:
+                before the trap
+            standard error:
+                Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range
+
+            """),
+        ("timeout", ["--timeout", "1"], 1, """
+            timeout/01-lesson.md:3:1: error: scenario ran longer than 1 s and was stopped (--timeout sets the limit)
+            standard output:
+                spinning
+
+            """),
+        ("crlf", [], 0, ""),
+        ("no-course-json", [], 2, """
+            no-course-json/course.json: error: no course.json: a course folder needs one (title, language, core)
+
+            """),
+        ("missing-core", [], 2, """
+            missing-core/course.json:2:1: error: core file '../Nowhere/Core.swift' does not exist (Nowhere/Core.swift)
+
+            """),
+        ("not-utf8", [], 2, """
+            not-utf8/01-latin1.md:4:22: error: not UTF-8: byte 54 (line 4, column 22) does not decode; save the file as UTF-8
+
+            """),
+        ("invalid-json", [], 2, """
+            invalid-json/course.json:4:3: error: not valid JSON: invalid value
+
+            """),
+        ("no-such-course", [], 2, """
+            no-such-course: error: no course folder here
+
+            """),
+    ] as [(String, [String], Int32, String)])
+    func faults(fixture: String, extra: [String], status: Int32, standardError: String) throws {
+        let result = try check(fixture, extra)
+        #expect(result.status == status, "\(result)")
+        #expect(result.standardError == standardError)
+        if status != 2 { #expect(result.standardOutput.hasSuffix(" failed\n") || result.standardOutput.contains(" failed, ")) }
+    }
+
+    @Test func countsOfTheFaults() throws {
+        #expect(try check("compile-error").standardOutput
+                == "compiled 2 scenarios (3 swiftc runs), 0 from the cache\n1 error, 0 warnings\n1 passed, 1 failed\n")
+        #expect(try check("crash").standardOutput
+                == "compiled 2 scenarios (1 swiftc run), 0 from the cache\n1 error, 0 warnings\n1 passed, 1 failed\n")
+        #expect(try check("section-without-note").standardOutput
+                == "compiled 2 scenarios (1 swiftc run), 0 from the cache\n0 errors, 1 warning\n2 passed, 0 failed\n")
+    }
+
+    @Test func outputPastTheCapIsCutAndReported() throws {
+        let result = try check("output-cap")
+        #expect(result.status == 1)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.first == "output-cap/01-lesson.md:3:1: error: scenario printed more than 1 MiB and was stopped; its output is cut there")
+        #expect(lines.count <= 24)
+    }
+
+    @Test func updateRewritesOnlyItsBlocksAndThenChangesNothing() throws {
+        let course = try copyOfFixture("update")
+        defer { try? FileManager.default.removeItem(at: course.deletingLastPathComponent()) }
+        let lesson = course.appendingPathComponent("01-lesson.md")
+        let before = try Data(contentsOf: lesson)
+        let first = try coursebook(["check", "update", "--update", "--no-cache"], in: course.deletingLastPathComponent())
+        #expect(first.status == 0, "\(first)")
+        let core = packageRoot.appendingPathComponent("Sources/Invalidation/Invalidation.swift").path
+        #expect(first.standardOutput == """
+            update/01-lesson.md:10: updated the output block of the scenario at line 5
+            update/01-lesson.md:15: updated the core listing from \(core)
+            update/01-lesson.md:112: inserted an output block for the scenario at line 18
+            compiled 2 scenarios (1 swiftc run), cache not used
+            2 passed, 0 failed
+
+            """)
+
+        // Every byte outside the rewritten blocks is as it was: BOM, CRLF, trailing spaces,
+        // the tilde fence, the indent of the listing, the missing final line end.
+        let coreLines = try String(contentsOfFile: core, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            .map { $0.isEmpty ? "" : "   " + $0 }.joined(separator: "\r\n")
+        let original = String(decoding: before, as: UTF8.self)
+        let expected = original
+            .replacingOccurrences(of: "~~~output\r\nold\r\n~~~", with: "~~~output\r\nnew\r\n```\r\n~~~")
+            .replacingOccurrences(of: "   stale\r\n", with: coreLines + "\r\n")
+            .replacingOccurrences(of: "print(\"inserted\")\r\n```\r\n", with: "print(\"inserted\")\r\n```\r\n\r\n```output\r\ninserted\r\n```\r\n")
+        #expect(String(decoding: try Data(contentsOf: lesson), as: UTF8.self) == expected)
+
+        let second = try coursebook(["check", "update", "--update", "--no-cache"], in: course.deletingLastPathComponent())
+        #expect(second.standardOutput == "compiled 2 scenarios (1 swiftc run), cache not used\n2 passed, 0 failed\n")
+        #expect(String(decoding: try Data(contentsOf: lesson), as: UTF8.self) == expected)
+    }
+
+    @Test func theDefaultCourseFolderIsLessons() throws {
+        let root = temporaryFolder("default")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try coursebook(["check"], in: root)
+        #expect(result == CommandResult(status: 2, standardOutput: "", standardError: "lessons: error: no course folder here\n"))
+    }
+}
+
+/// The command line itself: help, version, usage errors.
+struct CommandLineTests {
+    @Test(arguments: [
+        (["check", "--bogus"], "coursebook check: unknown option '--bogus'\nsee 'coursebook check --help'\n"),
+        (["check", "a", "b"], "coursebook check: unexpected argument 'b'\nsee 'coursebook check --help'\n"),
+        (["check", "--timeout"], "coursebook check: '--timeout' needs a value\nsee 'coursebook check --help'\n"),
+        (["check", "passing", "--timeout", "soon"], "coursebook check: '--timeout' needs a number of seconds greater than 0, not 'soon'\nsee 'coursebook check --help'\n"),
+        (["check", "--strict=yes"], "coursebook check: '--strict' takes no value\nsee 'coursebook check --help'\n"),
+        (["help", "nothing"], "coursebook help: no command 'nothing' (commands: check, build)\n"),
+    ])
+    func usageErrorsExit64(arguments: [String], message: String) throws {
+        let result = try coursebook(arguments)
+        #expect(result.status == 64)
+        #expect(result.standardError == message)
+        #expect(result.standardOutput == "")
+    }
+
+    @Test func unknownCommandAndNoCommandShowTheOverview() throws {
+        let unknown = try coursebook(["publish"])
+        #expect(unknown.status == 64)
+        #expect(unknown.standardError.hasPrefix("coursebook: unknown command 'publish'\n\ncoursebook: checks"))
+        let none = try coursebook([])
+        #expect(none.status == 64)
+        #expect(none.standardError.contains("usage: coursebook <command> [options]"))
+    }
+
+    @Test func helpAndVersion() throws {
+        for arguments in [["--help"], ["-h"], ["help"]] {
+            let result = try coursebook(arguments)
+            #expect(result.status == 0)
+            #expect(result.standardOutput.contains("check [COURSE_DIR]"))
+            #expect(result.standardOutput.contains("build [COURSE_DIR] --out DIR"))
+        }
+        for command in ["check", "build"] {
+            let result = try coursebook([command, "--help"])
+            #expect(result.status == 0)
+            #expect(result.standardOutput.hasPrefix("usage: coursebook \(command) [COURSE_DIR]"))
+            #expect(try coursebook(["help", command]).standardOutput == result.standardOutput)
+        }
+        #expect(try coursebook(["--version"]) == CommandResult(status: 0, standardOutput: "coursebook 0.1.0\n", standardError: ""))
+    }
+}
