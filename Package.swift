@@ -87,18 +87,20 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["TemplateEmbedder"]),
 
+        // What the test targets share: the package's folder, scratch folders.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "InvalidationTests", dependencies: ["Invalidation"]),
         .testTarget(
             name: "CourseKitTests",
-            dependencies: ["CourseKit"],
+            dependencies: ["CourseKit", "TestSupport"],
             swiftSettings: hostSwiftSettings),
         .testTarget(
             name: "CourseSiteTests",
-            dependencies: ["CourseSite", "CourseKit"],
+            dependencies: ["CourseSite", "CourseKit", "TestSupport"],
             swiftSettings: hostSwiftSettings),
         .testTarget(
             name: "CoursebookCLITests",
-            dependencies: ["CoursebookCLI", "CourseKit"],
+            dependencies: ["CoursebookCLI", "CourseKit", "TestSupport"],
             swiftSettings: hostSwiftSettings),
     ]
 )

@@ -24,7 +24,7 @@ package enum SitePages {
 
     package static func render(course: Course, report: CheckReport, templates: TemplateSet,
                                words: SiteWords) -> [SiteFile] {
-        let swiftVersion = shortVersion(report.compilerVersion)
+        let swiftVersion = report.swiftVersion
         var noteLesson: [Int: Int] = [:]
         for (index, lesson) in course.lessons.enumerated() {
             for note in lesson.notes { noteLesson[note.number] = index }
@@ -175,12 +175,5 @@ package enum SitePages {
             if case let .limitNote(number, innerHTML, _) = block { bodies[number] = innerHTML }
         }
         return bodies
-    }
-
-    /// `6.3.1` out of `Swift version 6.3.1 (swift-6.3.1-RELEASE)`.
-    static func shortVersion(_ version: String) -> String {
-        let words = version.split(separator: " ")
-        if let index = words.firstIndex(of: "version"), index + 1 < words.count { return String(words[index + 1]) }
-        return version
     }
 }

@@ -78,7 +78,7 @@ struct CourseChecking {
             settings: settings, cache: cacheFolder.map(ResultCache.init(folder:)))
         let report = CourseCheck.run(course, loadDiagnostics: loadDiagnostics,
                                      options: CheckOptions(strict: parsed.has("--strict"), update: update),
-                                     runner: runner)
+                                     runner: runner).writingRewrites()
 
         for diagnostic in report.diagnostics { console.error(formatter.format(diagnostic)) }
         for update in report.updates {

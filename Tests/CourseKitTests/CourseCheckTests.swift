@@ -108,7 +108,10 @@ struct CourseCheckTests {
             "print(\"b\")\n": .completed(output: "b\n", standardError: "", fromCache: false),
             "print(\"new\")\n": .completed(output: "new\n", standardError: "", fromCache: false),
         ])
-        let report = CourseCheck.run(read, loadDiagnostics: found, options: CheckOptions(update: true), runner: runner)
+        let planned = CourseCheck.run(read, loadDiagnostics: found, options: CheckOptions(update: true), runner: runner)
+        // The check only plans the rewrite; writing it is a step of its own.
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("01-lesson.md").path))
+        let report = planned.writingRewrites()
         #expect(report.updates.map(\.summary) == [
             "updated the output block of the scenario at line 15",
             "updated the core listing from Sources/Core.swift",

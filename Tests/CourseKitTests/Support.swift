@@ -1,5 +1,6 @@
 @testable import CourseKit
 import Foundation
+@_exported import TestSupport
 
 /// A lesson read from text the way the loader reads a file.
 func lesson(_ text: String, path: String = "lessons/01-test.md") -> (Lesson, [Diagnostic]) {
@@ -22,18 +23,6 @@ func course(_ lessons: [String], core: String = "struct Core {}\n") -> (Course, 
     return (Course(folder: "lessons", folderPath: "/nowhere/lessons",
                    config: CourseConfig(title: "T", language: "en", core: ["../Sources/Core.swift"]),
                    coreFiles: [coreFile], lessons: read), diagnostics)
-}
-
-/// The package's root folder, found from this file.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-
-/// A fresh folder under the system's temporary folder, removed by the caller.
-func temporaryFolder(_ name: String = "test") -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("coursebook-tests-\(name)-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }
 
 extension Array where Element == Diagnostic {

@@ -1,17 +1,8 @@
 @testable import CourseKit
 @testable import CourseSite
 import Foundation
+@_exported import TestSupport
 import Testing
-
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-
-func temporaryFolder(_ name: String) -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("coursebook-site-tests-\(name)-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
 
 /// A fixture course checked for real (scenarios compiled and run, no cache) and rendered with
 /// the built-in templates.

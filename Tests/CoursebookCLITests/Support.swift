@@ -1,10 +1,7 @@
 @testable import CourseKit
 import Foundation
+@_exported import TestSupport
 import Testing
-
-/// The package's root folder, found from this file.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
 
 let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
 
@@ -44,14 +41,6 @@ func coursebook(_ arguments: [String], in folder: URL = fixtures) throws -> Comm
     return CommandResult(status: status,
                          standardOutput: String(decoding: watcher.standardOutput, as: UTF8.self),
                          standardError: String(decoding: watcher.standardError, as: UTF8.self))
-}
-
-/// A fresh folder under the system's temporary folder; the caller removes it.
-func temporaryFolder(_ name: String) -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("coursebook-e2e-\(name)-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }
 
 /// A copy of a fixture course whose core path is absolute, so that it can live anywhere.

@@ -1,198 +1,149 @@
 import Foundation
 
-/// Runs scenarios for the check. The real one compiles them (`ScenarioRunner`); tests may
-/// give their own.
-package protocol ScenarioRunning: Sendable {
-    /// The compiler's version line: part of every cache key and shown on the site.
-    var compilerVersion: String { get }
-    func run(_ jobs: [ScenarioJob]) -> RunReport
-}
-
-extension ScenarioRunner: ScenarioRunning {
-    package var compilerVersion: String { compiler.version }
-}
-
-/// How a check runs.
-package struct CheckOptions: Sendable {
-    /// Warnings count as errors.
-    package var strict = false
-    /// Rewrite `output` and `swift core` blocks from the run.
-    package var update = false
-
-    package init(strict: Bool = false, update: Bool = false) {
-        self.strict = strict
-        self.update = update
-    }
-}
-
-/// A scenario and what became of it.
-package struct ScenarioResult: Sendable {
-    package enum Status: Sendable, Equatable { case passed, failed, skipped }
-
-    package var lessonIndex: Int
-    package var scenario: Scenario
-    package var status: Status
-    /// nil for a skipped scenario.
-    package var outcome: ScenarioOutcome?
-
-    /// The output the page shows under the scenario: what it printed when it passed.
-    package var verifiedOutput: String? {
-        status == .passed ? outcome?.completedOutput : nil
-    }
-}
-
-/// A block that `--update` rewrote or inserted.
-package struct BlockUpdate: Sendable, Equatable {
-    package var location: SourceLocation
-    package var summary: String
-}
-
-/// Everything a check found.
-package struct CheckReport: Sendable {
-    package var diagnostics: [Diagnostic]
-    package var results: [ScenarioResult]
-    package var updates: [BlockUpdate]
-    package var compiledCount: Int
-    package var cachedCount: Int
-    package var compilerRuns: Int
-    package var compilerVersion: String
-
-    package var passed: Int { results.filter { $0.status == .passed }.count }
-    package var failed: Int { results.filter { $0.status == .failed }.count }
-    package var skipped: Int { results.filter { $0.status == .skipped }.count }
-    package var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
-    package var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
-    /// Nothing failed and nothing is wrong with the lessons.
-    package var succeeded: Bool { failed == 0 && errorCount == 0 }
-
-    /// `12 passed, 0 failed` (`, 1 skipped` when any were).
-    package var summaryLine: String {
-        "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
-    }
-}
-
 /// The check: a course's lessons against its rules, and its scenarios against their outputs.
-/// Load course → rules that need no run → run scenarios → compare → (update) → report.
+/// Rules that need no run → run scenarios → compare → plan `--update` rewrites → report.
+/// Pure but for the runner: the rewrites are written by `CheckReport.writingRewrites()`.
 package enum CourseCheck {
     /// The tool's version: part of every cache key.
     package static let toolVersion = CoursebookVersion.current
 
     package static func run(_ course: Course, loadDiagnostics: [Diagnostic], options: CheckOptions,
                             runner: any ScenarioRunning) -> CheckReport {
-        var diagnostics = loadDiagnostics
-        diagnostics += LimitNoteRules.check(course.lessons)
-
-        var coreEdits: [Int: [BlockRewrite.Edit]] = [:]
+        var diagnostics = loadDiagnostics + LimitNoteRules.check(course.lessons)
+        var edits: [Int: [BlockRewrite.Edit]] = [:]
         for (lessonIndex, lesson) in course.lessons.enumerated() {
-            for block in lesson.codeBlocks {
-                switch block.role {
-                case .illustration:
-                    diagnostics += IllustrationSyntax.check(block, in: lesson)
-                case .coreListing:
-                    switch CoreListingRules.coreFile(for: block, in: lesson, coreFiles: course.coreFiles) {
-                    case .failure(let finding):
-                        diagnostics.append(finding)
-                    case .success(let file) where !CoreListingRules.matches(block.code, file):
-                        if options.update {
-                            coreEdits[lessonIndex, default: []].append(
-                                .init(.replaceCode(block), code: normalizingLineEnds(file.text),
-                                      summary: "updated the core listing from \(file.displayPath)"))
-                        } else {
-                            diagnostics.append(CoreListingRules.drift(block, in: lesson, file: file))
-                        }
-                    default:
-                        break
-                    }
-                default:
-                    break
-                }
-            }
+            let (findings, coreEdits) = checkBlocks(of: lesson, coreFiles: course.coreFiles, update: options.update)
+            diagnostics += findings
+            if !coreEdits.isEmpty { edits[lessonIndex, default: []] += coreEdits }
         }
 
-        // Run every scenario that is not skipped.
-        let core = course.coreFiles.map { (name: $0.name, text: $0.text) }
-        var jobs: [ScenarioJob] = []
-        var jobOf: [Int: [Int: Int]] = [:]
-        for (lessonIndex, lesson) in course.lessons.enumerated() {
-            for (scenarioIndex, scenario) in lesson.scenarios.enumerated() where !scenario.isSkipped {
-                let source = ScenarioSource(code: scenario.code, file: lesson.path,
-                                            firstLine: scenario.block.firstCodeLine,
-                                            columnOffsets: scenario.block.columnOffsets)
-                jobOf[lessonIndex, default: [:]][scenarioIndex] = jobs.count
-                jobs.append(ScenarioJob(source: source, cacheKey: ResultCache.key(
-                    toolVersion: toolVersion, compilerVersion: runner.compilerVersion,
-                    core: core, source: source)))
-            }
-        }
+        let (jobs, jobOf) = scenarioJobs(course, compilerVersion: runner.compilerVersion)
         let run = jobs.isEmpty
             ? RunReport(outcomes: [], compiledCount: 0, cachedCount: 0, compilerRuns: 0, diagnostics: [])
             : runner.run(jobs)
         diagnostics += run.diagnostics
 
         var results: [ScenarioResult] = []
-        var outputEdits = coreEdits
         for (lessonIndex, lesson) in course.lessons.enumerated() {
             for (scenarioIndex, scenario) in lesson.scenarios.enumerated() {
-                guard let job = jobOf[lessonIndex]?[scenarioIndex] else {
+                guard let job = jobOf[ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex)] else {
                     results.append(ScenarioResult(lessonIndex: lessonIndex, scenario: scenario,
                                                   status: .skipped, outcome: nil))
                     continue
                 }
-                let outcome = run.outcomes[job]
-                var status = ScenarioResult.Status.failed
-                if let output = outcome.completedOutput {
-                    if let expected = scenario.expected {
-                        if trimmingFinalNewline(expected.code) == trimmingFinalNewline(output) {
-                            status = .passed
-                        } else if options.update {
-                            outputEdits[lessonIndex, default: []].append(.init(
-                                .replaceCode(expected), code: output,
-                                summary: "updated the output block of the scenario at line \(scenario.line)"))
-                            status = .passed
-                        } else {
-                            diagnostics.append(mismatch(scenario, expected: expected, actual: output, in: lesson))
-                        }
-                    } else if options.update {
-                        outputEdits[lessonIndex, default: []].append(.init(
-                            .insertOutput(after: scenario.block), code: output,
-                            summary: "inserted an output block for the scenario at line \(scenario.line)"))
-                        status = .passed
+                let verdict = evaluate(scenario, outcome: run.outcomes[job], in: lesson, update: options.update)
+                diagnostics += verdict.findings
+                if let edit = verdict.edit {
+                    edits[lessonIndex, default: []].append(edit)
+                    if case .insertOutput = edit.kind {
                         diagnostics.removeAll { $0.id == "scenario-without-output" && $0.location == lesson.location(line: scenario.line) }
                     }
-                } else {
-                    diagnostics += failure(scenario, outcome: outcome, in: lesson)
                 }
                 results.append(ScenarioResult(lessonIndex: lessonIndex, scenario: scenario,
-                                              status: status, outcome: outcome))
+                                              status: verdict.status, outcome: run.outcomes[job]))
             }
         }
 
-        var updates: [BlockUpdate] = []
-        for (lessonIndex, edits) in outputEdits.sorted(by: { $0.key < $1.key }) {
+        var rewrites: [LessonRewrite] = []
+        for (lessonIndex, lessonEdits) in edits.sorted(by: { $0.key < $1.key }) {
             let lesson = course.lessons[lessonIndex]
             do {
-                let (bytes, placed) = try BlockRewrite.apply(edits, to: lesson.source)
-                try writeAtomically(bytes, to: course.folderPath + "/" + lesson.fileName)
-                for item in placed {
-                    updates.append(BlockUpdate(location: lesson.location(line: item.line), summary: item.edit.summary))
-                }
-            } catch let error as BlockRewrite.Unplaceable {
+                let (bytes, placed) = try BlockRewrite.apply(lessonEdits, to: lesson.source)
+                rewrites.append(LessonRewrite(
+                    lessonIndex: lessonIndex, path: course.folderPath + "/" + lesson.fileName, bytes: bytes,
+                    updates: placed.map { BlockUpdate(location: lesson.location(line: $0.line), summary: $0.edit.summary) }))
+            } catch {
                 diagnostics.append(.error("update-failed", "cannot update: \(error.reason)",
                                           at: lesson.location(line: max(error.line, 1))))
-                for index in results.indices where results[index].lessonIndex == lessonIndex {
-                    results[index].status = results[index].status == .skipped ? .skipped : .failed
+                for index in results.indices where results[index].lessonIndex == lessonIndex && results[index].status == .passed {
+                    results[index].status = .failed
                 }
-            } catch {
-                diagnostics.append(.error("update-failed", "cannot write the lesson: \(error.localizedDescription)",
-                                          at: lesson.location(line: 1)))
             }
         }
 
         if options.strict { diagnostics = diagnostics.map { $0.severity == .warning ? $0.asError : $0 } }
         return CheckReport(
-            diagnostics: ordered(diagnostics, course: course), results: results, updates: updates,
+            diagnostics: ordered(diagnostics, course: course), results: results, rewrites: rewrites,
             compiledCount: run.compiledCount, cachedCount: run.cachedCount,
             compilerRuns: run.compilerRuns, compilerVersion: runner.compilerVersion)
+    }
+
+    /// The rules of a lesson's blocks that need no run: illustrations parse, core listings
+    /// show their file. With `update`, a drifted listing becomes an edit instead of an error.
+    static func checkBlocks(of lesson: Lesson, coreFiles: [CoreFile],
+                            update: Bool) -> ([Diagnostic], [BlockRewrite.Edit]) {
+        var findings: [Diagnostic] = []
+        var edits: [BlockRewrite.Edit] = []
+        for block in lesson.codeBlocks {
+            switch block.role {
+            case .illustration:
+                findings += IllustrationSyntax.check(block, in: lesson)
+            case .coreListing:
+                switch CoreListingRules.coreFile(for: block, in: lesson, coreFiles: coreFiles) {
+                case .failure(let finding):
+                    findings.append(finding)
+                case .success(let file) where !CoreListingRules.matches(block.code, file):
+                    if update {
+                        edits.append(.init(.replaceCode(block), code: normalizingLineEnds(file.text),
+                                           summary: "updated the core listing from \(file.displayPath)"))
+                    } else {
+                        findings.append(CoreListingRules.drift(block, in: lesson, file: file))
+                    }
+                case .success:
+                    break
+                }
+            default:
+                break
+            }
+        }
+        return (findings, edits)
+    }
+
+    /// Where a scenario is: its lesson and its place among the lesson's scenarios.
+    struct ScenarioPlace: Hashable {
+        var lesson: Int
+        var scenario: Int
+    }
+
+    /// A job for every scenario that is not skipped, keyed for the cache.
+    static func scenarioJobs(_ course: Course, compilerVersion: String) -> ([ScenarioJob], [ScenarioPlace: Int]) {
+        let core = course.coreFiles.map { (name: $0.name, text: $0.text) }
+        var jobs: [ScenarioJob] = []
+        var jobOf: [ScenarioPlace: Int] = [:]
+        for (lessonIndex, lesson) in course.lessons.enumerated() {
+            for (scenarioIndex, scenario) in lesson.scenarios.enumerated() where !scenario.isSkipped {
+                let source = ScenarioSource(code: scenario.code, file: lesson.path,
+                                            firstLine: scenario.block.firstCodeLine,
+                                            columnOffsets: scenario.block.columnOffsets)
+                jobOf[ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex)] = jobs.count
+                jobs.append(ScenarioJob(source: source, cacheKey: ResultCache.key(
+                    toolVersion: toolVersion, compilerVersion: compilerVersion, core: core, source: source)))
+            }
+        }
+        return (jobs, jobOf)
+    }
+
+    /// What a scenario's run means: passed or failed, the findings, and with `update` the
+    /// edit that makes its `output` block say what it printed.
+    static func evaluate(_ scenario: Scenario, outcome: ScenarioOutcome, in lesson: Lesson,
+                         update: Bool) -> (status: ScenarioResult.Status, findings: [Diagnostic], edit: BlockRewrite.Edit?) {
+        guard let output = outcome.completedOutput else {
+            return (.failed, failure(scenario, outcome: outcome, in: lesson), nil)
+        }
+        guard let expected = scenario.expected else {
+            // The missing block is already an error of the lesson's structure.
+            guard update else { return (.failed, [], nil) }
+            return (.passed, [], .init(.insertOutput(after: scenario.block), code: output,
+                                       summary: "inserted an output block for the scenario at line \(scenario.line)"))
+        }
+        if trimmingFinalNewline(expected.code) == trimmingFinalNewline(output) {
+            return (.passed, [], nil)
+        }
+        guard update else {
+            return (.failed, [mismatch(scenario, expected: expected, actual: output, in: lesson)], nil)
+        }
+        return (.passed, [], .init(.replaceCode(expected), code: output,
+                                   summary: "updated the output block of the scenario at line \(scenario.line)"))
     }
 
     /// The finding for an output that differs: at the first expected line that differs, with

@@ -51,15 +51,6 @@ package struct SwiftCompiler: Sendable {
         return SwiftCompiler(executable: path, version: firstLine)
     }
 
-    /// `6.3.1` out of `Swift version 6.3.1 (swift-6.3.1-RELEASE)`.
-    package var shortVersion: String {
-        let words = version.split(separator: " ")
-        if let index = words.firstIndex(of: "version"), index + 1 < words.count {
-            return String(words[index + 1])
-        }
-        return version
-    }
-
     private static func fileStamp(_ path: String) -> String {
         var info = stat()
         guard stat(path, &info) == 0 else { return "\(path) -" }
