@@ -17,6 +17,13 @@ struct MarkerStreamTests {
         #expect(String(decoding: stream.segment(7), as: UTF8.self) == "a\u{1E}b")
     }
 
+    @Test func aCappedStreamDropsTheRestButReadsMarkers() {
+        var stream = MarkerStream(prefix: prefix, segmentCap: 4)
+        let markers = stream.append(Array("\u{1E}coursebook-n-begin-1\u{1E}0123456789\u{1E}coursebook-n-end-1\u{1E}".utf8)[...])
+        #expect(markers.count == 2)
+        #expect(String(decoding: stream.segment(1), as: UTF8.self) == "0123")
+    }
+
     @Test func aStreamWithoutMarkersIsOneSegment() {
         var stream = MarkerStream(single: 4)
         _ = stream.append(Array("x\u{1E}coursebook-n-end-4\u{1E}".utf8)[...])

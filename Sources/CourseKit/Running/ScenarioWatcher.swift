@@ -24,7 +24,8 @@ struct ScenarioWatcher: ChildWatcher {
         isSingle = false
         let prefix = Array("\u{1E}coursebook-\(nonce)-".utf8)
         output = MarkerStream(prefix: prefix)
-        errors = MarkerStream(prefix: prefix)
+        // Standard error is not compared, only shown: past the cap it is dropped, not stopped.
+        errors = MarkerStream(prefix: prefix, segmentCap: outputCap)
     }
 
     /// A watcher for a program of one scenario, which begins now.
@@ -33,7 +34,7 @@ struct ScenarioWatcher: ChildWatcher {
         self.outputCap = outputCap
         isSingle = true
         output = MarkerStream(single: index)
-        errors = MarkerStream(single: index)
+        errors = MarkerStream(single: index, segmentCap: outputCap)
         current = (index, ContinuousClock.now)
     }
 
@@ -104,18 +105,22 @@ struct MarkerStream {
     struct Marker: Equatable { var kind: Kind; var index: Int }
 
     private let prefix: [UInt8]?
+    /// Bytes beyond this many in one segment are dropped; markers are still read.
+    private let segmentCap: Int
     private var segments: [Int: [UInt8]] = [:]
     private var currentSegment: Int?
     /// The tail of the last read that may be the start of a marker cut in two.
     private var pending: [UInt8] = []
 
-    init(prefix: [UInt8]) {
+    init(prefix: [UInt8], segmentCap: Int = .max) {
         self.prefix = prefix
+        self.segmentCap = segmentCap
     }
 
     /// A stream without markers, all of it scenario `index`'s.
-    init(single index: Int) {
+    init(single index: Int, segmentCap: Int = .max) {
         prefix = nil
+        self.segmentCap = segmentCap
         currentSegment = index
     }
 
@@ -180,6 +185,8 @@ struct MarkerStream {
 
     private mutating func keep(_ bytes: ArraySlice<UInt8>) {
         guard !bytes.isEmpty, let currentSegment else { return }
-        segments[currentSegment, default: []] += bytes
+        let room = segmentCap - (segments[currentSegment]?.count ?? 0)
+        guard room > 0 else { return }
+        segments[currentSegment, default: []] += bytes.prefix(room)
     }
 }
