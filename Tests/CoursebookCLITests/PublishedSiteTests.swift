@@ -13,7 +13,7 @@ import Testing
     static let built: Result<URL, BuildFailure> = {
         let site = temporaryFolder("published").appendingPathComponent("site")
         do {
-            let result = try coursebook(["build", course.path, "--out", site.path])
+            let result = try coursebook(["build", course.path, "--out", site.path, "--strict"])
             guard result.status == 0 else { return .failure(BuildFailure(result: "\(result)")) }
             return .success(site)
         } catch {
@@ -92,6 +92,20 @@ import Testing
             }
         }
         #expect(count > 0)
+    }
+
+    /// Across the course, the verified outputs show every cause the classifier knows and both
+    /// empty lists. (The build above passed `--strict`, so every output block is what its
+    /// scenario printed.)
+    @Test func theCourseShowsEveryCause() throws {
+        _ = try site()
+        let outputs = try lessons().flatMap { $0.scenarios.compactMap { $0.expected?.code } }.joined(separator: "\n")
+        let lines = outputs.split(separator: "\n").filter { $0.contains(" degisti | yeniden ") }
+        for cause in ["yerel", "ebeveyn", "gozlem", "ortam", "kural-disi", "olcum-disi"] {
+            #expect(lines.contains { $0.split(separator: "|")[1].contains(" \(cause)") }, "no output shows \(cause)")
+        }
+        #expect(lines.contains { $0.contains("| yeniden yok |") }, "no output shows 'yeniden yok'")
+        #expect(lines.contains { $0.hasSuffix("| atlanan yok") }, "no output shows 'atlanan yok'")
     }
 
     /// Chromium (headless) loads each page from disk; the DOM it built is queried with XPath.
