@@ -113,8 +113,10 @@ private final class RunSession: Sendable {
         alone += runTogether(together)
         guard coreErrors == nil else { return }
         let ordered = alone.sorted()
+        // Programs of one scenario compile side by side; a single one uses every core itself.
+        let compilerJobs = ordered.count == 1 ? runner.settings.parallelism : 1
         DispatchQueue.concurrentPerform(iterations: ordered.count) { position in
-            runAlone(ordered[position])
+            runAlone(ordered[position], compilerJobs: compilerJobs)
         }
     }
 
@@ -199,13 +201,13 @@ private final class RunSession: Sendable {
 
     // MARK: Programs of one scenario
 
-    private func runAlone(_ index: Int) {
+    private func runAlone(_ index: Int, compilerJobs: Int) {
         let source = jobs[index].source
         let shape = ScenarioShape(code: source.code)
         let folder = newProgramFolder("alone")
         let program = "\(folder)/program"
         let compiled = compile(ScenarioProgram.standalone(source, hasMainAttribute: shape.hasMainAttribute),
-                               in: folder, output: program, parseAsLibrary: shape.hasMainAttribute)
+                               in: folder, output: program, jobs: compilerJobs, parseAsLibrary: shape.hasMainAttribute)
         guard compiled.succeeded else {
             var lessonErrors: [Diagnostic] = []
             var coreErrors: [Diagnostic] = []
@@ -276,11 +278,13 @@ private final class RunSession: Sendable {
     }
 
     private func compile(_ files: [(name: String, contents: String)], in folder: String,
-                         output: String, parseAsLibrary: Bool) -> CompileResult {
-        let sources = runner.coreFiles.map(\.path) + write(files, in: folder)
+                         output: String, jobs: Int, parseAsLibrary: Bool) -> CompileResult {
+        // The scenario's own file first (it is the heavy one), then the core, the prelude last.
+        let written = write(files, in: folder)
+        let sources = written.prefix(1) + runner.coreFiles.map(\.path) + written.dropFirst()
         state.withLock { $0.compilerRuns += 1 }
-        return runner.compiler.compile(sources: sources, output: output, workingDirectory: folder,
-                                       jobs: 1, parseAsLibrary: parseAsLibrary)
+        return runner.compiler.compile(sources: Array(sources), output: output, workingDirectory: folder,
+                                       jobs: jobs, parseAsLibrary: parseAsLibrary)
     }
 
     /// Writes generated files and returns their paths. A file that cannot be written shows up
