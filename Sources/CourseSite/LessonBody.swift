@@ -12,8 +12,6 @@ struct LessonBody {
 
     var html: String
     var sections: [Section]
-    /// The rendered text of each note, without its label, for the limitations page.
-    var notes: [Int: String]
     /// The rendered first paragraph after the title, for the index.
     var introduction: String
 
@@ -36,10 +34,10 @@ struct LessonBody {
     init(_ lesson: Lesson, context: Context) {
         let blocks = LessonMarkdown.render(String(decoding: lesson.source.bytes, as: UTF8.self),
                                            mentionHref: context.noteHref)
-        var anchors = AnchorNamer(reserved: Set(lesson.notes.map { "dr\($0.number)" }).union(["main", "top", "contents"]))
+        // Headings never take the ids of the notes, their labels or the layout's main element.
+        var anchors = AnchorNamer(reserved: Set(lesson.notes.flatMap { ["dr\($0.number)", "dr\($0.number)-label"] } + ["main"]))
         var html = ""
         var sections: [Section] = []
-        var notes: [Int: String] = [:]
         var introduction = ""
         var sawTitle = false
         let codeBlocks = Dictionary(lesson.codeBlocks.map { ($0.line, $0) }, uniquingKeysWith: { first, _ in first })
@@ -62,7 +60,6 @@ struct LessonBody {
                 if code.role == .output, outputLines.contains(line) { continue }
                 html += Self.figure(for: code, in: lesson, context: context, coreShown: &coreShown)
             case let .limitNote(number, innerHTML, _):
-                notes[number] = innerHTML
                 let label = "DR\(number)"
                 html += """
                     <aside class="limit" id="dr\(number)" aria-labelledby="dr\(number)-label">
@@ -79,7 +76,6 @@ struct LessonBody {
         }
         self.html = html
         self.sections = sections
-        self.notes = notes
         self.introduction = introduction
     }
 

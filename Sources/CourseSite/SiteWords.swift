@@ -1,6 +1,6 @@
 /// The words the tool itself puts on pages, in the course's language. Turkish and English are
 /// built in; `course.json`'s `language` chooses (by its first subtag).
-package struct SiteWords: Sendable, Equatable {
+package struct SiteWords: Sendable {
     package var contents: String
     package var lessons: String
     package var lesson: String
@@ -28,8 +28,6 @@ package struct SiteWords: Sendable, Equatable {
     package var scenarioCount: @Sendable (Int) -> String
     package var noteCount: @Sendable (Int) -> String
     package var footer: @Sendable (String) -> String
-
-    package static func == (lhs: SiteWords, rhs: SiteWords) -> Bool { lhs.contents == rhs.contents && lhs.lesson == rhs.lesson }
 
     /// The words for a BCP 47 tag; nil when none are built in for its language.
     package static func forLanguage(_ tag: String) -> SiteWords? {

@@ -31,8 +31,10 @@ enum BuildCommand {
             let settings = try steps.runSettings()
             let (course, diagnostics) = try steps.load()
 
-            var words = SiteWords.forLanguage(course.config.language) ?? .english
-            if SiteWords.forLanguage(course.config.language) == nil {
+            let words: SiteWords
+            if let builtIn = SiteWords.forLanguage(course.config.language) {
+                words = builtIn
+            } else {
                 console.error(steps.formatter.format(.warning(
                     "language-words", "no built-in words for language '\(course.config.language)'; pages use English for the words the tool adds",
                     at: SourceLocation(file: course.configPath, line: 0))))
