@@ -15,6 +15,9 @@ struct ScenarioWatcher: ChildWatcher {
     private(set) var current: (index: Int, start: ContinuousClock.Instant)?
     /// The scenarios that ran to their end marker.
     private(set) var ended: [Int] = []
+    /// When the program started or last ended a scenario: nothing else should take long
+    /// between scenarios, so the time limit runs from here too.
+    private var quietSince = ContinuousClock.now
     private(set) var stop: Stop?
 
     /// A watcher for a batch program whose markers carry `nonce`.
@@ -38,7 +41,7 @@ struct ScenarioWatcher: ChildWatcher {
         current = (index, ContinuousClock.now)
     }
 
-    var deadline: ContinuousClock.Instant? { current.map { $0.start + timeLimit } }
+    var deadline: ContinuousClock.Instant? { (current?.start ?? quietSince) + timeLimit }
 
     mutating func deadlinePassed() { stop = .timedOut }
 
@@ -51,7 +54,7 @@ struct ScenarioWatcher: ChildWatcher {
         for marker in output.append(bytes) {
             switch marker.kind {
             case .begin: current = (marker.index, time)
-            case .end: ended.append(marker.index); current = nil
+            case .end: ended.append(marker.index); current = nil; quietSince = time
             }
         }
         if let current, output.segment(current.index).count > outputCap {
