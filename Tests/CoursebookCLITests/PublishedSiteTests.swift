@@ -9,9 +9,10 @@ import Testing
     /// The course this repository publishes.
     static let course = packageRoot.appendingPathComponent("lessons")
 
-    /// Built once for the suite.
+    /// Built once for the suite, into the build folder (replaced by the next run, like any
+    /// site coursebook writes), so that nothing is left behind in the system's temporary folder.
     static let built: Result<URL, BuildFailure> = {
-        let site = temporaryFolder("published").appendingPathComponent("site")
+        let site = packageRoot.appendingPathComponent(".build/published-site-test")
         do {
             let result = try coursebook(["build", course.path, "--out", site.path, "--strict"])
             guard result.status == 0 else { return .failure(BuildFailure(result: "\(result)")) }
