@@ -129,5 +129,12 @@ struct SiteWriterTests {
             try SiteWriter.validate(destination: root.appendingPathComponent("repo").path, course: deeper)
         }
         try SiteWriter.validate(destination: root.appendingPathComponent("repo/_site").path, course: course)
+
+        // Another repository's root, for a course kept elsewhere.
+        let other = root.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        #expect(throws: SiteWriteError(folder: other.path, message: "this is a repository root; choose another --out")) {
+            try SiteWriter.validate(destination: other.path, course: course)
+        }
     }
 }

@@ -117,7 +117,8 @@ import Testing
         }
         let site = try site()
         let lessons = try lessons()
-        for (index, page) in ([("index.html", nil)] + lessons.map { ($0.slug + ".html", $0) } + [("limitations.html", nil)]).enumerated() {
+        let pages: [(String, Lesson?)] = [("index.html", nil)] + lessons.map { ($0.slug + ".html", $0) } + [("limitations.html", nil)]
+        for page in pages {
             var watcher = CollectingWatcher(timeLimit: .seconds(120))
             let termination = try ChildProcess(
                 executable: chromium,
@@ -132,7 +133,6 @@ import Testing
             #expect(try text("//title").hasSuffix("SwiftUI'de Yeniden Hesaplama"), "\(page.0)")
             #expect(try text("/html/@lang") == "tr")
             #expect(try count("//nav[contains(@class,'sidebar')]//ol[@class='toc']/li") == lessons.count, "\(page.0)")
-            _ = index
             guard let lesson = page.1 else { continue }
             #expect(try text("//nav[contains(@class,'sidebar')]//a[@aria-current='page']").contains(lesson.title ?? "-"))
             #expect(try count("//main//h1") == 1)

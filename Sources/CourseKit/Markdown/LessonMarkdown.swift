@@ -101,10 +101,10 @@ package enum LessonMarkdown {
         case "heading" where isTopLevel:
             elements.append(.heading(level: Int(cmark_node_get_heading_level(node)),
                                      text: plainText(node), line: line))
-            collectRawHTML(in: node, into: &elements)
+            collectInside(node, into: &elements)
         case "paragraph" where isTopLevel:
             elements.append(.paragraph(text: plainText(node), line: line))
-            collectRawHTML(in: node, into: &elements)
+            collectInside(node, into: &elements)
         case "code_block":
             var length: Int32 = 0, offset: Int32 = 0
             var character: CChar = 0
@@ -120,13 +120,14 @@ package enum LessonMarkdown {
             elements.append(.rawHTML(line: line, column: Int(cmark_node_get_start_column(node))))
         default:
             // Containers (lists, quotes, tables): look inside for code blocks and raw HTML.
-            collectRawHTML(in: node, into: &elements, inlineOnly: false)
+            collectInside(node, into: &elements, includingBlocks: true)
         }
     }
 
-    /// Raw HTML inside a block, and (for containers) the code blocks nested in it.
-    private static func collectRawHTML(
-        in node: OpaquePointer, into elements: inout [LessonElement], inlineOnly: Bool = true
+    /// What lies inside a block: its inline raw HTML and, for a container (a list, a quote),
+    /// the code blocks and HTML blocks nested in it.
+    private static func collectInside(
+        _ node: OpaquePointer, into elements: inout [LessonElement], includingBlocks: Bool = false
     ) {
         var child = cmark_node_first_child(node)
         while let current = child {
@@ -135,9 +136,9 @@ package enum LessonMarkdown {
                 elements.append(.rawHTML(line: Int(cmark_node_get_start_line(current)),
                                          column: Int(cmark_node_get_start_column(current))))
             case "code_block", "html_block":
-                if !inlineOnly { collectElements(current, isTopLevel: false, into: &elements) }
+                if includingBlocks { collectElements(current, isTopLevel: false, into: &elements) }
             default:
-                collectRawHTML(in: current, into: &elements, inlineOnly: inlineOnly)
+                collectInside(current, into: &elements, includingBlocks: includingBlocks)
             }
             child = cmark_node_next(current)
         }
