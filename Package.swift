@@ -20,14 +20,76 @@ let swiftHostLibraries: String = {
     return "/usr/lib/swift/host"
 }()
 
-/// Every target that imports a module built against the host libraries needs `-I` too.
-let hostSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-I", swiftHostLibraries])]
+/// Only SwiftReading sees the host libraries: it is built with library evolution and imports
+/// them `internal`, so no other layer needs (or can use) `-I` to them.
+let hostSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution", "-I", swiftHostLibraries])]
 let hostLinkerSettings: [LinkerSetting] = [
     .unsafeFlags(["-L", swiftHostLibraries,
                   "-lSwiftParser", "-lSwiftParserDiagnostics", "-lSwiftDiagnostics",
                   "-lSwiftSyntax", "-lSwiftIDEUtils",
                   "-Xlinker", "-rpath", "-Xlinker", swiftHostLibraries]),
 ]
+
+// MARK: The layers and what each may import
+
+/// The import rules of the architecture: each layer's dependencies are exactly what it may
+/// import (the LayerRules plugin fails a build whose sources import a target of this package
+/// that is not listed here). The model knows no parser and no process; only LessonParsing
+/// imports cmark-gfm; only ScenarioRunning imports CProcess and starts programs; checking
+/// knows no HTML and no runner; the site never runs a scenario.
+let layers: [(name: String, mayImport: [String])] = [
+    ("CourseModel", []),
+    ("CourseFiles", []),
+    ("LessonParsing", ["CourseModel", "CCmarkGFM"]),
+    ("SwiftReading", ["CourseModel", "CourseFiles"]),
+    ("ScenarioRunning", ["CourseModel", "CourseFiles", "CProcess"]),
+    ("CourseChecking", ["CourseModel"]),
+    ("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing"]),
+    ("CoursePipeline", ["CourseModel", "CourseFiles", "LessonParsing", "SwiftReading",
+                        "ScenarioRunning", "CourseChecking", "CourseSite"]),
+    ("CoursebookCLI", ["CourseModel", "CoursePipeline"]),
+]
+
+/// Reaches the architecture forbids, checked when this manifest is read: a layer listed on
+/// the left may not depend on the one on the right, directly or through another layer.
+/// Removing a line here is the only way to let a layer reach the wrong way.
+let forbiddenReaches: [(from: String, to: String)] = [
+    ("CourseModel", "LessonParsing"), ("CourseModel", "ScenarioRunning"), ("CourseModel", "SwiftReading"),
+    ("CourseModel", "CourseFiles"),
+    ("CourseChecking", "ScenarioRunning"), ("CourseChecking", "CourseSite"), ("CourseChecking", "LessonParsing"),
+    ("CourseChecking", "SwiftReading"),
+    ("CourseSite", "ScenarioRunning"), ("CourseSite", "CourseChecking"), ("CourseSite", "SwiftReading"),
+    ("SwiftReading", "LessonParsing"), ("SwiftReading", "ScenarioRunning"),
+    ("ScenarioRunning", "LessonParsing"), ("ScenarioRunning", "SwiftReading"), ("ScenarioRunning", "CourseChecking"),
+    ("CourseFiles", "CourseModel"),
+]
+/// Only these layers may import a C module.
+let cModuleOwners = ["CCmarkGFM": "LessonParsing", "CProcess": "ScenarioRunning"]
+
+func reach(of layer: String) -> Set<String> {
+    var found: Set<String> = []
+    var pending = layers.first { $0.name == layer }?.mayImport ?? []
+    while let next = pending.popLast() {
+        guard found.insert(next).inserted else { continue }
+        pending += layers.first { $0.name == next }?.mayImport ?? []
+    }
+    return found
+}
+for rule in forbiddenReaches where reach(of: rule.from).contains(rule.to) {
+    fatalError("Package.swift: \(rule.from) may not depend on \(rule.to), directly or through another layer (see forbiddenReaches)")
+}
+for layer in layers {
+    for (module, owner) in cModuleOwners where layer.name != owner && layer.mayImport.contains(module) {
+        fatalError("Package.swift: only \(owner) may import \(module), not \(layer.name)")
+    }
+}
+
+func dependencies(of layer: String) -> [Target.Dependency] {
+    (layers.first { $0.name == layer }?.mayImport ?? []).map { .target(name: $0) }
+}
+
+/// Every layer's sources are checked against its dependencies at build time.
+let layerRules: [Target.PluginUsage] = [.plugin(name: "LayerRules")]
 
 let package = Package(
     name: "coursebook",
@@ -47,38 +109,48 @@ let package = Package(
         // The core classifier, shown to learners as it is.
         .target(name: "Invalidation"),
 
-        // Course model, lesson parsing, scenario running and checking.
-        .target(
-            name: "CourseKit",
-            dependencies: ["CCmarkGFM", "CProcess"],
-            swiftSettings: hostSwiftSettings,
-            linkerSettings: hostLinkerSettings),
+        // Course, Lesson, CodeBlock, Scenario, LimitNote, Diagnostic, CheckReport: values only.
+        .target(name: "CourseModel", plugins: layerRules),
 
-        // Pages from checked lessons: highlighting, templates, atomic site writing.
+        // Atomic writes, SHA-256 and the content-addressed store.
+        .target(name: "CourseFiles", plugins: layerRules),
+
+        // The only code that talks to cmark-gfm: one parse per lesson, course.json, loading.
+        .target(name: "LessonParsing", dependencies: dependencies(of: "LessonParsing"), plugins: layerRules),
+
+        // The only code that uses the toolchain's swift-syntax: one parse per Swift block.
         .target(
-            name: "CourseSite",
-            dependencies: ["CourseKit"],
+            name: "SwiftReading",
+            dependencies: dependencies(of: "SwiftReading"),
             swiftSettings: hostSwiftSettings,
             linkerSettings: hostLinkerSettings,
-            plugins: ["EmbedTemplates"]),
+            plugins: layerRules),
 
-        // Argument parsing, the commands, exit statuses and printing.
+        // The only code that starts programs: swiftc, batched scenario programs, the result cache.
+        .target(name: "ScenarioRunning", dependencies: dependencies(of: "ScenarioRunning"), plugins: layerRules),
+
+        // Comparison, diffs, limitation-note rules, core listings, --update plans: pure.
+        .target(name: "CourseChecking", dependencies: dependencies(of: "CourseChecking"), plugins: layerRules),
+
+        // Pages from checked lessons: templates, anchors, atomic site writing.
         .target(
-            name: "CoursebookCLI",
-            dependencies: ["CourseKit", "CourseSite"],
-            swiftSettings: hostSwiftSettings),
+            name: "CourseSite",
+            dependencies: dependencies(of: "CourseSite"),
+            plugins: [.plugin(name: "EmbedTemplates")] + layerRules),
 
-        .executableTarget(
-            name: "coursebook",
-            dependencies: ["CoursebookCLI"],
-            swiftSettings: hostSwiftSettings),
+        // check and build as one pipeline of named steps.
+        .target(name: "CoursePipeline", dependencies: dependencies(of: "CoursePipeline"), plugins: layerRules),
 
-        // `make bench`: a synthetic course timed against plain swiftc runs.
+        // Argument parsing, printing, exit statuses.
+        .target(name: "CoursebookCLI", dependencies: dependencies(of: "CoursebookCLI"), plugins: layerRules),
+
+        .executableTarget(name: "coursebook", dependencies: ["CoursebookCLI"]),
+
+        // `make bench`: coursebook on generated corpora, against swiftc and hugo in the same run.
         .executableTarget(
             name: "coursebook-bench",
-            dependencies: ["CourseKit"],
-            path: "Sources/CoursebookBench",
-            swiftSettings: hostSwiftSettings),
+            dependencies: ["CourseModel", "ScenarioRunning"],
+            path: "Sources/CoursebookBench"),
 
         // Turns `templates/` into Swift source so that the tool carries its templates with it.
         .executableTarget(name: "TemplateEmbedder"),
@@ -87,20 +159,33 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["TemplateEmbedder"]),
 
-        // What the test targets share: the package's folder, scratch folders.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Checks each layer's imports against its dependencies in this manifest.
+        .executableTarget(name: "ImportChecker"),
+        .plugin(
+            name: "LayerRules",
+            capability: .buildTool(),
+            dependencies: ["ImportChecker"]),
+
+        // What the test targets share: the package's folder, scratch folders, fixture courses.
+        .target(name: "TestSupport", dependencies: ["CourseModel", "LessonParsing", "ScenarioRunning"],
+                path: "Tests/TestSupport"),
         .testTarget(name: "InvalidationTests", dependencies: ["Invalidation"]),
+        .testTarget(name: "CourseModelTests", dependencies: ["CourseModel", "TestSupport"]),
+        .testTarget(name: "CourseFilesTests", dependencies: ["CourseFiles", "TestSupport"]),
+        .testTarget(name: "LessonParsingTests", dependencies: ["LessonParsing", "CourseModel", "TestSupport"]),
         .testTarget(
-            name: "CourseKitTests",
-            dependencies: ["CourseKit", "TestSupport"],
-            swiftSettings: hostSwiftSettings),
-        .testTarget(
-            name: "CourseSiteTests",
-            dependencies: ["CourseSite", "CourseKit", "TestSupport"],
-            swiftSettings: hostSwiftSettings),
-        .testTarget(
-            name: "CoursebookCLITests",
-            dependencies: ["CoursebookCLI", "CourseKit", "TestSupport"],
-            swiftSettings: hostSwiftSettings),
+            name: "SwiftReadingTests",
+            dependencies: ["SwiftReading", "CourseModel", "CourseFiles", "TestSupport"],
+            swiftSettings: [.unsafeFlags(["-I", swiftHostLibraries])]),
+        .testTarget(name: "ScenarioRunningTests", dependencies: ["ScenarioRunning", "CourseModel", "TestSupport"]),
+        .testTarget(name: "CourseCheckingTests",
+                    dependencies: ["CourseChecking", "CourseModel", "LessonParsing", "TestSupport"]),
+        .testTarget(name: "CourseSiteTests",
+                    dependencies: ["CourseSite", "CourseModel", "CoursePipeline", "LessonParsing", "TestSupport"]),
+        .testTarget(name: "CoursePipelineTests",
+                    dependencies: ["CoursePipeline", "CourseModel", "CourseSite", "TestSupport"]),
+        .testTarget(name: "CoursebookCLITests",
+                    dependencies: ["CoursebookCLI", "CoursePipeline", "CourseModel", "LessonParsing", "ScenarioRunning",
+                                   "TestSupport"]),
     ]
 )

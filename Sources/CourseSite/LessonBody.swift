@@ -1,4 +1,5 @@
-import CourseKit
+import CourseModel
+import LessonParsing
 
 /// The HTML of a lesson's content, block by block: headings with anchors, prose as cmark-gfm
 /// rendered it, scenarios as figures with their verified output, illustrations and core
@@ -19,8 +20,10 @@ struct LessonBody {
     struct Context {
         var words: SiteWords
         var swiftVersion: String
-        /// The results of the lesson's scenarios, by the line of their opening fence.
+        /// The results of the lesson's scenarios, by the identity of their code block.
         var results: [Int: ScenarioResult]
+        /// Swift code as highlighted HTML, from what the Swift parser learned of each block.
+        var highlighted: (String) -> String
         /// The names of the course's core files.
         var coreFileNames: [String]
         /// Core files (by name) already listed in an earlier lesson: listed again collapsed.
@@ -31,22 +34,31 @@ struct LessonBody {
         var limitationsHref: (Int) -> String
     }
 
-    init(_ lesson: Lesson, context: Context) {
-        let blocks = LessonMarkdown.render(String(decoding: lesson.source.bytes, as: UTF8.self),
-                                           mentionHref: context.noteHref)
+    init(_ lesson: Lesson, document: LessonDocument, context: Context) {
+        let blocks = document.renderBlocks(mentionHref: context.noteHref)
         // Headings never take the ids of the notes, their labels or the layout's main element.
         var anchors = AnchorNamer(reserved: Set(lesson.notes.flatMap { ["dr\($0.number)", "dr\($0.number)-label"] } + ["main"]))
         var html = ""
         var sections: [Section] = []
         var introduction = ""
         var sawTitle = false
-        let codeBlocks = Dictionary(lesson.codeBlocks.map { ($0.line, $0) }, uniquingKeysWith: { first, _ in first })
-        let outputLines = Set(lesson.scenarios.compactMap { $0.expected?.line })
+        var scenarioOfOutput: [Int: Scenario] = [:]
+        for scenario in lesson.scenarios { if let output = scenario.expected { scenarioOfOutput[output.id] = scenario } }
+        // An output block that a `<details>` hides (an exercise: predict first, then open) is
+        // shown where it stands, not in its scenario's figure.
+        let inDetails = Set(blocks.compactMap { block -> Int? in
+            if case .code(let id, inDetails: true) = block { id } else { nil }
+        })
+        let outputsApart = Set(lesson.scenarios.compactMap { scenario -> Int? in
+            guard let output = scenario.expected, inDetails.contains(output.id),
+                  !inDetails.contains(scenario.block.id) else { return nil }
+            return output.id
+        })
         var coreShown = context.coreShownBefore
 
         for block in blocks {
             switch block {
-            case let .heading(level, text, innerHTML, _):
+            case let .heading(level, text, innerHTML):
                 if level == 1, !sawTitle {
                     // The page template shows the title; the body starts after it.
                     sawTitle = true
@@ -55,11 +67,16 @@ struct LessonBody {
                 let anchor = anchors.anchor(for: text)
                 if level == 2 { sections.append(Section(title: text, anchor: anchor)) }
                 html += "<h\(level) id=\"\(anchor)\">\(innerHTML) <a class=\"anchor\" href=\"#\(anchor)\" aria-label=\"\(escapeHTML(context.words.sectionLink))\">#</a></h\(level)>\n"
-            case let .code(line):
-                guard let code = codeBlocks[line] else { continue }
-                if code.role == .output, outputLines.contains(line) { continue }
-                html += Self.figure(for: code, in: lesson, context: context, coreShown: &coreShown)
-            case let .limitNote(number, innerHTML, _):
+            case .code(let id, _):
+                let code = lesson.codeBlocks[id]
+                if code.role == .output, let scenario = scenarioOfOutput[id] {
+                    // An output block is shown inside its scenario's figure, or apart.
+                    if outputsApart.contains(id) { html += Self.output(of: scenario, context: context) }
+                    continue
+                }
+                html += Self.figure(for: code, in: lesson, context: context, coreShown: &coreShown,
+                                    outputApart: outputsApart)
+            case let .limitNote(number, innerHTML):
                 let label = "DR\(number)"
                 html += """
                     <aside class="limit" id="dr\(number)" aria-labelledby="dr\(number)-label">
@@ -69,8 +86,8 @@ struct LessonBody {
                     </aside>
 
                     """
-            case let .html(fragment, line):
-                if let paragraph = lesson.introduction, paragraph.line == line { introduction = fragment }
+            case let .html(fragment, block):
+                if let paragraph = lesson.introduction, paragraph.block == block { introduction = fragment }
                 html += fragment
             }
         }
@@ -79,58 +96,67 @@ struct LessonBody {
         self.introduction = introduction
     }
 
+    /// A scenario's output as the page shows it: verified, with the Swift version that
+    /// produced it, or marked as not run.
+    private static func output(of scenario: Scenario, context: Context) -> String {
+        let words = context.words
+        if let output = context.results[scenario.block.id]?.verifiedOutput {
+            return """
+                <div class="output verified">
+                <p class="output-label"><span class="badge">✓ \(escapeHTML(words.verifiedBadge))</span> \(escapeHTML(words.output)) · <span class="provenance">\(escapeHTML(words.verifiedWith(context.swiftVersion)))</span></p>
+                <pre><samp>\(escapeHTML(output.hasSuffix("\n") ? String(output.dropLast()) : output))</samp></pre>
+                </div>
+
+                """
+        }
+        var html = """
+            <div class="output unverified">
+            <p class="output-label"><span class="badge">\(escapeHTML(words.notRunBadge))</span> \(escapeHTML(words.notVerified))</p>
+
+            """
+        if let expected = scenario.expected {
+            html += "<pre><samp>\(escapeHTML(String(trimmingFinalNewline(expected.code))))</samp></pre>\n"
+        }
+        return html + "</div>\n"
+    }
+
     private static func figure(for block: CodeBlock, in lesson: Lesson, context: Context,
-                               coreShown: inout Set<String>) -> String {
+                               coreShown: inout Set<String>, outputApart: Set<Int>) -> String {
         let words = context.words
         switch block.role {
         case .scenario, .skippedScenario:
-            let result = context.results[block.line]
-            let scenario = result?.scenario ?? lesson.scenarios.first { $0.line == block.line }
-            // The first comment line becomes the caption, so the code below starts after it.
-            var code = block.code
+            let result = context.results[block.id]
+            let scenario = result?.scenario ?? lesson.scenarios.first { $0.block.id == block.id }
+            // The first comment line becomes the caption, so the code below starts after it. A
+            // line comment's span ends before its line end, so the HTML's first line is it.
+            var highlighted = context.highlighted(block.code)
             var caption = ""
             if let text = scenario?.caption {
                 caption = "<code>main.swift</code> — " + escapeHTML(text)
-                code = String(code.drop { $0 != "\n" }.dropFirst())
+                highlighted = String(highlighted.drop { $0 != "\n" }.dropFirst())
             }
             var html = """
                 <figure class="scenario\(block.role == .skippedScenario ? " skipped" : "")">
                 <figcaption><span class="kind">\(escapeHTML(words.scenario))</span> \(caption)</figcaption>
-                <pre class="code"><code class="language-swift">\(SwiftHighlighter.html(code))</code></pre>
+                <pre class="code"><code class="language-swift">\(highlighted)</code></pre>
 
                 """
-            if let output = result?.verifiedOutput {
-                html += """
-                    <div class="output verified">
-                    <p class="output-label"><span class="badge">✓ \(escapeHTML(words.verifiedBadge))</span> \(escapeHTML(words.output)) · <span class="provenance">\(escapeHTML(words.verifiedWith(context.swiftVersion)))</span></p>
-                    <pre><samp>\(escapeHTML(output.hasSuffix("\n") ? String(output.dropLast()) : output))</samp></pre>
-                    </div>
-
-                    """
-            } else {
-                html += """
-                    <div class="output unverified">
-                    <p class="output-label"><span class="badge">\(escapeHTML(words.notRunBadge))</span> \(escapeHTML(words.notVerified))</p>
-
-                    """
-                if let expected = scenario?.expected {
-                    html += "<pre><samp>\(escapeHTML(String(trimmingFinalNewline(expected.code))))</samp></pre>\n"
-                }
-                html += "</div>\n"
+            if let scenario, !(scenario.expected.map { outputApart.contains($0.id) } ?? false) {
+                html += output(of: scenario, context: context)
             }
             return html + "</figure>\n"
         case .illustration:
             return """
                 <figure class="illustration">
                 <figcaption><span class="kind">\(escapeHTML(words.illustration))</span> \(escapeHTML(words.illustrationNote))</figcaption>
-                <pre class="code"><code class="language-swift">\(SwiftHighlighter.html(block.code))</code></pre>
+                <pre class="code"><code class="language-swift">\(context.highlighted(block.code))</code></pre>
                 </figure>
 
                 """
         case .coreListing(let name):
             let fileName = name ?? (context.coreFileNames.count == 1 ? context.coreFileNames[0] : "")
             let title = escapeHTML(words.coreFile) + (fileName.isEmpty ? "" : ": <code>\(escapeHTML(fileName))</code>")
-            let listing = "<pre class=\"code\"><code class=\"language-swift\">\(SwiftHighlighter.html(block.code))</code></pre>\n"
+            let listing = "<pre class=\"code\"><code class=\"language-swift\">\(context.highlighted(block.code))</code></pre>\n"
             let shownBefore = coreShown.contains(fileName)
             coreShown.insert(fileName)
             if shownBefore {
@@ -139,7 +165,7 @@ struct LessonBody {
             return "<figure class=\"core\">\n<figcaption>\(title)</figcaption>\n\(listing)</figure>\n"
         case .output, .other:
             let language = block.language
-            let code = language == "swift" ? SwiftHighlighter.html(block.code) : escapeHTML(block.code)
+            let code = language == "swift" ? context.highlighted(block.code) : escapeHTML(block.code)
             let attribute = language.isEmpty ? "" : " class=\"language-\(escapeHTML(language))\""
             return "<pre class=\"code\"><code\(attribute)>\(code)</code></pre>\n"
         }

@@ -1,4 +1,6 @@
-import CourseKit
+import CourseModel
+import LessonParsing
+import Synchronization
 
 /// A file of the site: its path inside the site folder and its bytes.
 package struct SiteFile: Sendable, Equatable {
@@ -11,10 +13,53 @@ package struct SiteFile: Sendable, Equatable {
     }
 }
 
+/// Where rendered files go as soon as they are made, so that a large site is never held whole
+/// in memory: the writer's staging folder, or a collection in tests. Called from several
+/// threads at once.
+package protocol SiteSink: Sendable {
+    func add(_ file: SiteFile) throws(SiteWriteError)
+}
+
+/// A sink that keeps the files, in the order they are added.
+package final class CollectingSink: SiteSink {
+    private let collected = Mutex<[SiteFile]>([])
+
+    package init() {}
+
+    package func add(_ file: SiteFile) throws(SiteWriteError) {
+        collected.withLock { $0.append(file) }
+    }
+
+    /// The files by path, sorted.
+    package var files: [SiteFile] { collected.withLock { $0 }.sorted { $0.path < $1.path } }
+}
+
+/// What the pages are made from: the checked course, each lesson's parsed document, what the
+/// Swift parser learned of each block, the templates and the words.
+package struct SiteInput: Sendable {
+    package var course: Course
+    package var documents: [LessonDocument]
+    package var report: CheckReport
+    /// Swift blocks' facts by code; each block's highlighted HTML comes from here.
+    package var facts: [String: SwiftBlockFacts]
+    package var templates: TemplateSet
+    package var words: SiteWords
+
+    package init(course: Course, documents: [LessonDocument], report: CheckReport,
+                 facts: [String: SwiftBlockFacts], templates: TemplateSet, words: SiteWords) {
+        self.course = course
+        self.documents = documents
+        self.report = report
+        self.facts = facts
+        self.templates = templates
+        self.words = words
+    }
+}
+
 /// The pages of a checked course: an index, one page per lesson, the limitations page and the
-/// assets. Pure: course, check report, templates and words in; files out. Every link is
-/// relative and every page sits at the top of the site, so the site works from disk and under
-/// any path.
+/// assets. Course, report, templates and words in; files out, rendered on every core and handed
+/// to a sink one by one. Every link is relative and every page sits at the top of the site, so
+/// the site works from disk and under any path.
 package enum SitePages {
     package static let indexPage = "index.html"
     package static let limitationsPage = "limitations.html"
@@ -22,129 +67,119 @@ package enum SitePages {
 
     package static func pageName(_ lesson: Lesson) -> String { lesson.slug + ".html" }
 
-    package static func render(course: Course, report: CheckReport, templates: TemplateSet,
-                               words: SiteWords) -> [SiteFile] {
+    /// Renders every file into `sink`; returns how many pages and assets it made.
+    @discardableResult
+    package static func render(_ input: SiteInput, into sink: any SiteSink) throws(SiteWriteError) -> (pages: Int, assets: Int) {
+        let course = input.course, report = input.report, words = input.words, templates = input.templates
         let swiftVersion = report.swiftVersion
-        var noteLesson: [Int: Int] = [:]
+        var notesByLesson: [Int: Int] = [:]
         for (index, lesson) in course.lessons.enumerated() {
-            for note in lesson.notes { noteLesson[note.number] = index }
+            for note in lesson.notes { notesByLesson[note.number] = index }
         }
-
-        // Each lesson's body, in course order (a core file is listed open only the first time).
-        var bodies: [LessonBody] = []
-        var coreShown: Set<String> = []
+        let noteLesson = notesByLesson
         let coreNames = course.coreFiles.map(\.name)
-        for (index, lesson) in course.lessons.enumerated() {
-            let results = Dictionary(report.results.filter { $0.lessonIndex == index }.map { ($0.scenario.line, $0) },
-                                     uniquingKeysWith: { first, _ in first })
-            let context = LessonBody.Context(
-                words: words, swiftVersion: swiftVersion, results: results,
-                coreFileNames: coreNames, coreShownBefore: coreShown,
-                noteHref: { number in
-                    guard let owner = noteLesson[number] else { return nil }
-                    return owner == index ? "#dr\(number)" : "\(pageName(course.lessons[owner]))#dr\(number)"
-                },
-                limitationsHref: { "\(limitationsPage)#dr\($0)" })
-            bodies.append(LessonBody(lesson, context: context))
+        let facts = input.facts
+        let highlighted: @Sendable (String) -> String = { code in facts[code]?.highlighted ?? escapeHTML(code) }
+
+        // A core file is listed open only the first time the course shows it.
+        var shownBefore: [Set<String>] = []
+        var coreShown: Set<String> = []
+        for lesson in course.lessons {
+            shownBefore.append(coreShown)
             for block in lesson.codeBlocks {
                 if case .coreListing(let name) = block.role {
                     coreShown.insert(name ?? (coreNames.count == 1 ? coreNames[0] : ""))
                 }
             }
         }
-        let verified = course.lessons.indices.map { index in
-            report.results.filter { $0.lessonIndex == index && $0.status == .passed }.count
-        }
 
-        func common(current: Int?, isIndex: Bool = false, isLimitations: Bool = false) -> TemplateRecord {
-            let nav: [TemplateRecord] = course.lessons.enumerated().map { index, lesson in
-                [
-                    "number": .text(String(index + 1)),
-                    "title": .text(lesson.title ?? lesson.slug),
-                    "href": .text(pageName(lesson)),
-                    "current": .bool(index == current),
-                    "sections": .list(index == current
-                        ? bodies[index].sections.map { ["title": .text($0.title), "href": .text("#\($0.anchor)")] }
-                        : []),
-                ]
-            }
-            return [
-                "lang": .text(course.config.language),
-                "courseTitle": .text(course.config.title),
-                "indexHref": .text(indexPage),
-                "limitationsHref": .text(limitationsPage),
-                "stylesheet": .text(stylesheet),
-                "swiftVersion": .text(swiftVersion),
-                "words": .record([
-                    "contents": .text(words.contents), "lessons": .text(words.lessons),
-                    "lesson": .text(words.lesson), "onThisPage": .text(words.onThisPage),
-                    "previous": .text(words.previous), "next": .text(words.next),
-                    "home": .text(words.home), "limitations": .text(words.limitations),
-                    "limitationsIntro": .text(words.limitationsIntro),
-                    "allLimitations": .text(words.allLimitations),
-                    "backToLesson": .text(words.backToLesson),
-                    "skipToContent": .text(words.skipToContent),
-                    "footer": .text(words.footer(swiftVersion)),
-                ]),
-                "nav": .list(nav),
-                "isIndex": .bool(isIndex),
-                "isLimitations": .bool(isLimitations),
-            ]
-        }
+        let coreShownBefore = shownBefore
 
-        func page(_ title: String, _ values: TemplateRecord, content: String) -> [UInt8] {
+        // Each lesson's body and its notes as the limitations page shows them, on every core.
+        let lessonIndices = Array(course.lessons.indices)
+        let rendered = lessonIndices.concurrentMap { index -> (body: LessonBody, notes: [Int: String]) in
+            let lesson = course.lessons[index]
+            let context = LessonBody.Context(
+                words: words, swiftVersion: swiftVersion, results: report.results(ofLesson: index),
+                highlighted: highlighted, coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
+                noteHref: { number in
+                    guard let owner = noteLesson[number] else { return nil }
+                    return owner == index ? "#dr\(number)" : "\(pageName(course.lessons[owner]))#dr\(number)"
+                },
+                limitationsHref: { "\(limitationsPage)#dr\($0)" })
+            let body = LessonBody(lesson, document: input.documents[index], context: context)
+            // On the limitations page every note is on the same page.
+            let notes = lesson.notes.isEmpty ? [:]
+                : input.documents[index].renderNotes(mentionHref: { noteLesson[$0] == nil ? nil : "#dr\($0)" })
+            return (body, notes)
+        }
+        var passed = [Int](repeating: 0, count: course.lessons.count)
+        for result in report.results where result.status == .passed { passed[result.lessonIndex] += 1 }
+        let verified = passed
+
+        let common = CommonValues(course: course, words: words, swiftVersion: swiftVersion,
+                                  sections: rendered.map(\.body.sections))
+        @Sendable func page(_ title: String, _ values: TemplateRecord, content: String) -> SiteFile {
             var layout = values
             layout["pageTitle"] = .text(title)
             layout["content"] = .html(content)
-            return Array(templates.layout.render(layout).utf8)
+            return SiteFile(path: "", bytes: Array(templates.layout.render(layout).utf8))
         }
 
-        var files: [SiteFile] = []
-
         // The index.
-        var index = common(current: nil, isIndex: true)
+        var index = common.values(current: nil, isIndex: true)
         index["lessons"] = .list(course.lessons.enumerated().map { number, lesson in
             [
                 "number": .text(String(number + 1)),
                 "title": .text(lesson.title ?? lesson.slug),
                 "href": .text(pageName(lesson)),
-                "introduction": .html(bodies[number].introduction),
+                "introduction": .html(rendered[number].body.introduction),
                 "scenarioCount": .text(words.scenarioCount(verified[number])),
                 "noteCount": .text(words.noteCount(lesson.notes.count)),
             ]
         })
         index["scenarioTotal"] = .text(words.scenarioCount(verified.reduce(0, +)))
         index["noteTotal"] = .text(words.noteCount(course.lessons.map(\.notes.count).reduce(0, +)))
-        files.append(SiteFile(path: indexPage, bytes: page(course.config.title, index,
-                                                             content: templates.index.render(index))))
+        var indexFile = page(course.config.title, index, content: templates.index.render(index))
+        indexFile.path = indexPage
+        try sink.add(indexFile)
 
-        // The lessons.
-        for (number, lesson) in course.lessons.enumerated() {
-            var values = common(current: number)
+        // The lessons, on every core, each handed to the sink as soon as it is made.
+        let failures = lessonIndices.concurrentMap { number -> SiteWriteError? in
+            let lesson = course.lessons[number]
+            var values = common.values(current: number)
             let title = lesson.title ?? lesson.slug
             func link(_ other: Int) -> TemplateValue {
                 guard course.lessons.indices.contains(other) else { return .record(["title": .text(""), "href": .text("")]) }
                 let target = course.lessons[other]
                 return .record(["title": .text(target.title ?? target.slug), "href": .text(pageName(target))])
             }
+            let body = rendered[number].body
             values["lesson"] = .record([
                 "number": .text(String(number + 1)),
                 "title": .text(title),
-                "body": .html(bodies[number].html),
-                "sections": .list(bodies[number].sections.map { ["title": .text($0.title), "href": .text("#\($0.anchor)")] }),
+                "body": .html(body.html),
+                "sections": .list(body.sections.map { ["title": .text($0.title), "href": .text("#\($0.anchor)")] }),
                 "scenarioCount": .text(words.scenarioCount(verified[number])),
             ])
             values["previous"] = link(number - 1)
             values["next"] = link(number + 1)
-            files.append(SiteFile(path: pageName(lesson), bytes: page("\(title) · \(course.config.title)", values,
-                                                                   content: templates.lesson.render(values))))
+            var file = page("\(title) · \(course.config.title)", values, content: templates.lesson.render(values))
+            file.path = pageName(lesson)
+            do throws(SiteWriteError) {
+                try sink.add(file)
+                return nil
+            } catch {
+                return error
+            }
         }
+        if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
 
         // The limitations page: every note, by lesson, each linking back to its place.
-        var limitations = common(current: nil, isLimitations: true)
+        var limitations = common.values(current: nil, isLimitations: true)
         limitations["groups"] = .list(course.lessons.enumerated().compactMap { number, lesson in
             guard !lesson.notes.isEmpty else { return nil }
-            let rendered = noteBodies(lesson, href: { noteLesson[$0] == nil ? nil : "#dr\($0)" })
+            let bodies = rendered[number].notes
             return [
                 "number": .text(String(number + 1)),
                 "title": .text(lesson.title ?? lesson.slug),
@@ -154,26 +189,79 @@ package enum SitePages {
                         "label": .text(note.label),
                         "id": .text("dr\(note.number)"),
                         "href": .text("\(pageName(lesson))#dr\(note.number)"),
-                        "body": .html(rendered[note.number] ?? escapeHTML(note.text)),
+                        "body": .html(bodies[note.number] ?? escapeHTML(note.text)),
                     ]
                 }),
             ]
         })
-        files.append(SiteFile(path: limitationsPage, bytes: page("\(words.limitations) · \(course.config.title)", limitations,
-                                                                  content: templates.limitations.render(limitations))))
+        var limitationsFile = page("\(words.limitations) · \(course.config.title)", limitations,
+                                   content: templates.limitations.render(limitations))
+        limitationsFile.path = limitationsPage
+        try sink.add(limitationsFile)
 
         for (name, bytes) in templates.assets.sorted(by: { $0.key < $1.key }) {
-            files.append(SiteFile(path: "assets/\(name)", bytes: bytes))
+            try sink.add(SiteFile(path: "assets/\(name)", bytes: bytes))
         }
-        return files
+        return (course.lessons.count + 2, templates.assets.count)
     }
 
-    /// The notes of a lesson rendered for another page, with mentions linked by `href`.
-    static func noteBodies(_ lesson: Lesson, href: (Int) -> String?) -> [Int: String] {
-        var bodies: [Int: String] = [:]
-        for block in LessonMarkdown.render(String(decoding: lesson.source.bytes, as: UTF8.self), mentionHref: href) {
-            if case let .limitNote(number, innerHTML, _) = block { bodies[number] = innerHTML }
+    /// Every file of the site, collected: for tests and small courses.
+    package static func files(_ input: SiteInput) throws(SiteWriteError) -> [SiteFile] {
+        let sink = CollectingSink()
+        try render(input, into: sink)
+        return sink.files
+    }
+}
+
+/// The values every page template sees. The navigation lists every lesson on every page; its
+/// entries are made once and only the current one differs from page to page.
+private struct CommonValues: Sendable {
+    var shared: TemplateRecord
+    var navEntries: [TemplateRecord]
+    var sections: [[LessonBody.Section]]
+
+    init(course: Course, words: SiteWords, swiftVersion: String, sections: [[LessonBody.Section]]) {
+        self.sections = sections
+        navEntries = course.lessons.enumerated().map { index, lesson in
+            [
+                "number": .text(String(index + 1)),
+                "title": .text(lesson.title ?? lesson.slug),
+                "href": .text(SitePages.pageName(lesson)),
+                "current": .bool(false),
+                "sections": .list([]),
+            ]
         }
-        return bodies
+        shared = [
+            "lang": .text(course.config.language),
+            "courseTitle": .text(course.config.title),
+            "indexHref": .text(SitePages.indexPage),
+            "limitationsHref": .text(SitePages.limitationsPage),
+            "stylesheet": .text(SitePages.stylesheet),
+            "swiftVersion": .text(swiftVersion),
+            "words": .record([
+                "contents": .text(words.contents), "lessons": .text(words.lessons),
+                "lesson": .text(words.lesson), "onThisPage": .text(words.onThisPage),
+                "previous": .text(words.previous), "next": .text(words.next),
+                "home": .text(words.home), "limitations": .text(words.limitations),
+                "limitationsIntro": .text(words.limitationsIntro),
+                "allLimitations": .text(words.allLimitations),
+                "backToLesson": .text(words.backToLesson),
+                "skipToContent": .text(words.skipToContent),
+                "footer": .text(words.footer(swiftVersion)),
+            ]),
+        ]
+    }
+
+    func values(current: Int?, isIndex: Bool = false, isLimitations: Bool = false) -> TemplateRecord {
+        var nav = navEntries
+        if let current {
+            nav[current]["current"] = .bool(true)
+            nav[current]["sections"] = .list(sections[current].map { ["title": .text($0.title), "href": .text("#\($0.anchor)")] })
+        }
+        var values = shared
+        values["nav"] = .list(nav)
+        values["isIndex"] = .bool(isIndex)
+        values["isLimitations"] = .bool(isLimitations)
+        return values
     }
 }

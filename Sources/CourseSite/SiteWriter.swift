@@ -1,4 +1,5 @@
-import CourseKit
+import CourseFiles
+import CourseModel
 import Foundation
 
 /// Why a site cannot be written where `--out` points.
@@ -41,42 +42,14 @@ package enum SiteWriter {
 
     /// Writes `files` as the whole content of `destination`.
     package static func write(_ files: [SiteFile], to destination: String) throws(SiteWriteError) {
-        let out = URL(fileURLWithPath: destination).standardizedFileURL
-        let parent = out.deletingLastPathComponent()
-        let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let staging = parent.appendingPathComponent(".\(out.lastPathComponent).coursebook-new-\(tag)")
-        let previous = parent.appendingPathComponent(".\(out.lastPathComponent).coursebook-old-\(tag)")
-        let manager = FileManager.default
-        func fail(_ message: String) -> SiteWriteError { SiteWriteError(folder: destination, message: message) }
-
+        let staging = try SiteStaging(destination: destination)
         do {
-            try manager.createDirectory(at: parent, withIntermediateDirectories: true)
-            try manager.createDirectory(at: staging, withIntermediateDirectories: false)
-            for file in files + [SiteFile(path: marker, bytes: Array("written by coursebook; 'coursebook build' replaces this folder whole\n".utf8))] {
-                precondition(!file.path.hasPrefix("/") && !file.path.split(separator: "/").contains(".."),
-                              "site file outside the site: \(file.path)")
-                let url = staging.appendingPathComponent(file.path)
-                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(file.bytes).write(to: url)
-            }
+            for file in files { try staging.add(file) }
+            try staging.commit()
         } catch {
-            try? manager.removeItem(at: staging)
-            throw fail("cannot write the site: \(error.localizedDescription)")
+            staging.discard()
+            throw error
         }
-
-        let hadSite = manager.fileExists(atPath: out.path)
-        if hadSite, rename(out.path, previous.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? manager.removeItem(at: staging)
-            throw fail("cannot move the old site aside: \(reason)")
-        }
-        if rename(staging.path, out.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            if hadSite { rename(previous.path, out.path) }
-            try? manager.removeItem(at: staging)
-            throw fail("cannot put the new site in place: \(reason)")
-        }
-        if hadSite { try? manager.removeItem(at: previous) }
     }
 
     private static func resolved(_ path: String) -> String {
@@ -91,5 +64,72 @@ package enum SiteWriter {
             url.deleteLastPathComponent()
         }
         return nil
+    }
+}
+
+/// A site being written: files go into a new folder beside the destination as they are made,
+/// and `commit()` swaps it in with renames, so that a reader or a failed build never sees half a
+/// site and an existing site stays as it was until the new one is complete.
+package final class SiteStaging: SiteSink {
+    /// Written into every site: a folder without it is not replaced.
+    static let markerText = "written by coursebook; 'coursebook build' replaces this folder whole\n"
+
+    private let destination: String
+    private let out: URL
+    private let staging: URL
+    private let previous: URL
+
+    /// Creates the staging folder beside `destination`.
+    package init(destination: String) throws(SiteWriteError) {
+        self.destination = destination
+        out = URL(fileURLWithPath: destination).standardizedFileURL
+        let parent = out.deletingLastPathComponent()
+        let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        staging = parent.appendingPathComponent(".\(out.lastPathComponent).coursebook-new-\(tag)")
+        previous = parent.appendingPathComponent(".\(out.lastPathComponent).coursebook-old-\(tag)")
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+        } catch {
+            throw SiteWriteError(folder: destination, message: "cannot write the site: \(error.localizedDescription)")
+        }
+        try add(SiteFile(path: SiteWriter.marker, bytes: Array(Self.markerText.utf8)))
+    }
+
+    package func add(_ file: SiteFile) throws(SiteWriteError) {
+        precondition(!file.path.hasPrefix("/") && !file.path.split(separator: "/").contains(".."),
+                     "site file outside the site: \(file.path)")
+        let url = staging.appendingPathComponent(file.path)
+        do {
+            if file.path.contains("/") {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            }
+            try writeNewFile(file.bytes, to: url.path)
+        } catch {
+            throw SiteWriteError(folder: destination, message: "cannot write the site: \(error.localizedDescription)")
+        }
+    }
+
+    /// Puts the staged site in place of the destination.
+    package func commit() throws(SiteWriteError) {
+        func fail(_ message: String) -> SiteWriteError { SiteWriteError(folder: destination, message: message) }
+        let hadSite = FileManager.default.fileExists(atPath: out.path)
+        if hadSite, rename(out.path, previous.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw fail("cannot move the old site aside: \(reason)")
+        }
+        if rename(staging.path, out.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            if hadSite { rename(previous.path, out.path) }
+            discard()
+            throw fail("cannot put the new site in place: \(reason)")
+        }
+        if hadSite { try? FileManager.default.removeItem(at: previous) }
+    }
+
+    /// Removes what was staged; the destination is untouched.
+    package func discard() {
+        try? FileManager.default.removeItem(at: staging)
     }
 }

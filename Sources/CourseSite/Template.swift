@@ -1,3 +1,5 @@
+import CourseModel
+
 import Foundation
 
 /// A page template in coursebook's small, strict syntax:
@@ -174,23 +176,6 @@ package struct TemplateError: Error, Equatable, CustomStringConvertible {
     }
 
     package var description: String { "\(template):\(line): \(message)" }
-}
-
-/// Text made safe to stand in HTML, in element content and in quoted attributes.
-package func escapeHTML(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    for character in text {
-        switch character {
-        case "&": result += "&amp;"
-        case "<": result += "&lt;"
-        case ">": result += "&gt;"
-        case "\"": result += "&quot;"
-        case "'": result += "&#39;"
-        default: result.append(character)
-        }
-    }
-    return result
 }
 
 /// Reads the `{{ }}` tags of a template into nodes.

@@ -1,4 +1,5 @@
-import CourseKit
+import CourseModel
+import ScenarioRunning
 import Foundation
 
 // coursebook-bench: times `coursebook check` on a synthetic course against plain swiftc runs

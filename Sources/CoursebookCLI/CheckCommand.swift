@@ -1,105 +1,94 @@
-import CourseKit
-import Foundation
+import CourseModel
+import CoursePipeline
 
 /// `coursebook check [COURSE_DIR] [--update] [--strict] [--timeout S] [--no-cache] [--cache-dir D]`
 enum CheckCommand {
-    static let spec = ArgumentSpec(
-        flags: ["--update", "--strict", "--no-cache", "--help", "-h"],
-        options: ["--timeout", "--cache-dir"], maxPositionals: 1)
-
     static func run(_ arguments: [String], console: Console) -> ExitStatus {
-        let parsed: ParsedArguments
+        let options: CheckCommandOptions
         do {
-            parsed = try spec.parse(arguments)
+            switch try CommandLineTable.check.parse(arguments, into: CheckCommandOptions(), course: \.shared.course) {
+            case .help:
+                console.out(HelpText.check)
+                return .success
+            case .run(let parsed):
+                options = parsed
+            }
         } catch {
             return Coursebook.usage("check", error, console: console)
         }
-        if parsed.has("--help") || parsed.has("-h") {
-            console.out(HelpText.check)
-            return .success
-        }
-        let steps = CourseChecking(parsed: parsed, command: "check", console: console)
+        let printer = ReportPrinter(console: console, command: "check")
         do {
-            let settings = try steps.runSettings()
-            let (course, diagnostics) = try steps.load()
-            let report = try steps.check(course, loadDiagnostics: diagnostics, settings: settings,
-                                         update: parsed.has("--update"))
-            return report.succeeded ? .success : .checkFailed
+            let checked = try Pipeline().check(options)
+            printer.print(checked)
+            return checked.report.succeeded ? .success : .checkFailed
         } catch {
-            return error
+            return printer.print(error)
         }
     }
 }
 
-/// The steps `check` and `build` share: read the settings and the course, run the check,
-/// print what it found. Each step prints its own trouble and throws the exit status.
-struct CourseChecking {
-    var parsed: ParsedArguments
-    var command: String
+/// `coursebook build [COURSE_DIR] --out DIR [--strict] [--timeout S] [--no-cache] [--cache-dir D]`
+enum BuildCommand {
+    static func run(_ arguments: [String], console: Console) -> ExitStatus {
+        let options: BuildCommandOptions
+        do throws(UsageError) {
+            switch try CommandLineTable.build.parse(arguments, into: BuildCommandOptions(), course: \.shared.course) {
+            case .help:
+                console.out(HelpText.build)
+                return .success
+            case .run(let parsed):
+                options = parsed
+            }
+            guard !options.out.isEmpty else {
+                throw UsageError(message: "'--out DIR' is required: the folder to write the site into")
+            }
+        } catch {
+            return Coursebook.usage("build", error, console: console)
+        }
+        let printer = ReportPrinter(console: console, command: "build")
+        do {
+            let built = try Pipeline().build(options)
+            printer.print(built.checked)
+            let lessons = built.pages - 2
+            console.out("wrote \(options.out): \(built.pages) pages (\(counted(lessons, "lesson")), index, limitations) and \(built.assets) assets")
+            return .success
+        } catch {
+            return printer.print(error)
+        }
+    }
+}
+
+/// Prints what the pipeline found: diagnostics to standard error, then the updates, the
+/// statistics and the tally to standard output.
+struct ReportPrinter {
     var console: Console
+    var command: String
 
     var formatter: DiagnosticFormatter { DiagnosticFormatter(colors: console.colorsErrors) }
 
-    func runSettings() throws(ExitStatus) -> RunSettings {
-        var settings = RunSettings()
-        if let text = parsed.options["--timeout"] {
-            guard let seconds = Double(text), seconds > 0, seconds.isFinite, seconds < 1e6 else {
-                throw Coursebook.usage(command, UsageError(message: "'--timeout' needs a number of seconds greater than 0, not '\(text)'"), console: console)
-            }
-            settings.timeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
-        }
-        return settings
-    }
-
-    func load() throws(ExitStatus) -> (Course, [Diagnostic]) {
-        do {
-            return try CourseLoader.load(folder: parsed.positionals.first ?? "lessons")
-        } catch {
-            console.error(formatter.format(error.diagnostic))
-            throw .courseUnreadable
-        }
-    }
-
-    func check(_ course: Course, loadDiagnostics: [Diagnostic], settings: RunSettings,
-               update: Bool) throws(ExitStatus) -> CheckReport {
-        let cacheFolder: String? = parsed.has("--no-cache") ? nil
-            : parsed.options["--cache-dir"].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-                ?? course.folderPath + "/.coursebook-cache"
-        let compiler: SwiftCompiler
-        do {
-            compiler = try SwiftCompiler.locate(versionCache: cacheFolder == nil ? nil : Self.compilerVersionMemo)
-        } catch {
-            console.error(formatter.format(.error("toolchain-unavailable", error.description, at: nil)))
-            throw .toolchainUnavailable
-        }
-        let runner = ScenarioRunner(
-            compiler: compiler,
-            coreFiles: course.coreFiles.map { .init(path: $0.path, displayPath: $0.displayPath) },
-            settings: settings, cache: cacheFolder.map(ResultCache.init(folder:)))
-        let report = CourseCheck.run(course, loadDiagnostics: loadDiagnostics,
-                                     options: CheckOptions(strict: parsed.has("--strict"), update: update),
-                                     runner: runner).writingRewrites()
-
+    func print(_ checked: Pipeline.Checked) {
+        let report = checked.report
         for diagnostic in report.diagnostics { console.error(formatter.format(diagnostic)) }
         for update in report.updates {
             console.out("\(update.location.file):\(update.location.line): \(update.summary)")
         }
-        console.out(Self.statistics(report, cacheUsed: cacheFolder != nil))
+        console.out(Self.statistics(report, cacheUsed: checked.cacheUsed))
         if report.errorCount > 0 || report.warningCount > 0 {
-            console.out(Self.counted(report.errorCount, "error") + ", " + Self.counted(report.warningCount, "warning"))
+            console.out(counted(report.errorCount, "error") + ", " + counted(report.warningCount, "warning"))
         }
         console.out(report.summaryLine)
-        return report
     }
 
-    /// Where the compiler's version is remembered (by its path, size and modification time)
-    /// between runs: the user's cache folder, so that a course's fresh result cache does not
-    /// cost a `swiftc --version` every time.
-    static var compilerVersionMemo: String {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache"
-        return base + "/coursebook/compiler-version"
+    /// Prints why the pipeline stopped (after the report, when the check ran) and returns the
+    /// exit status.
+    func print(_ error: PipelineError) -> ExitStatus {
+        if let checked = error.checked { print(checked) }
+        if error.diagnostic.location == nil {
+            console.error("coursebook \(command): \(error.diagnostic.summary)")
+        } else {
+            console.error(formatter.format(error.diagnostic))
+        }
+        return error.status
     }
 
     /// `compiled 3 scenarios (1 swiftc run), 297 from the cache`
@@ -109,8 +98,9 @@ struct CourseChecking {
         line += cacheUsed ? ", \(report.cachedCount) from the cache" : ", cache not used"
         return line
     }
+}
 
-    static func counted(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
-    }
+/// `1 lesson`, `3 lessons`.
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
 }

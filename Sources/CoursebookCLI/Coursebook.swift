@@ -1,23 +1,6 @@
-import CourseKit
+import CourseModel
+import CoursePipeline
 import Foundation
-
-/// The exit statuses of `coursebook`, one for each kind of trouble.
-package enum ExitStatus: Int32, Error, CaseIterable, Sendable {
-    /// Every scenario passed; the site, when asked for, was written.
-    case success = 0
-    /// A scenario failed, or a lesson breaks a rule of the format.
-    case checkFailed = 1
-    /// The course cannot be read: no course.json, a core file missing, a lesson not UTF-8 ...
-    case courseUnreadable = 2
-    /// A template cannot be read or uses an unknown placeholder.
-    case templateInvalid = 3
-    /// The site cannot be written where `--out` points.
-    case siteNotWritten = 4
-    /// No Swift compiler to run scenarios with.
-    case toolchainUnavailable = 5
-    /// The command line is wrong.
-    case usage = 64
-}
 
 /// The `coursebook` command: parses the arguments, runs one subcommand, prints, and returns the
 /// exit status. The executable is only `exit(Coursebook.main(...))`.

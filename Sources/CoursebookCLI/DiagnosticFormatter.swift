@@ -1,4 +1,4 @@
-import CourseKit
+import CourseModel
 
 /// The one writer of diagnostics: `path:line:column: error: summary`, then `note:` lines, then
 /// the attachment (a diff, a program's output) as it is. Editors and tools read the first

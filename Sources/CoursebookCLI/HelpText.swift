@@ -1,4 +1,5 @@
-/// What `--help` prints. The README's reference repeats these words.
+/// What `--help` prints; each command's options come from its table (`CommandLineTable`).
+/// The README's reference repeats these words.
 enum HelpText {
     static let overview = """
         coursebook: checks the Swift examples of a course and publishes it as a static site.
@@ -17,14 +18,6 @@ enum HelpText {
         COURSE_DIR defaults to 'lessons'. 'coursebook <command> --help' shows a command's options.
         """
 
-    static let sharedOptions = """
-          --strict             treat warnings as errors
-          --timeout SECONDS    stop a scenario that runs longer (default 10)
-          --no-cache           compile and run every scenario, ignoring cached results
-          --cache-dir DIR      keep cached results in DIR (default COURSE_DIR/.coursebook-cache)
-          --help, -h           show this help
-        """
-
     static let check = """
         usage: coursebook check [COURSE_DIR] [options]
 
@@ -32,8 +25,7 @@ enum HelpText {
         its 'output' block; checks core listings, limitation notes and illustrations.
 
         options:
-          --update             rewrite 'output' and 'swift core' blocks from this run
-        \(sharedOptions)
+        \(optionLines(CommandLineTable.check))
 
         exit status: 0 all passed, 1 a scenario or a lesson failed, 2 the course cannot be read,
                      5 no Swift compiler, 64 wrong usage
@@ -46,8 +38,7 @@ enum HelpText {
         site into DIR. A failed check or write leaves an existing DIR as it was.
 
         options:
-          --out DIR            the site's folder (required)
-        \(sharedOptions)
+        \(optionLines(CommandLineTable.build))
 
         exit status: 0 written, 1 the check failed, 2 the course cannot be read,
                      3 a template is invalid, 4 the site cannot be written there,

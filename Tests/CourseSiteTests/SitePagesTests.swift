@@ -1,6 +1,8 @@
-@testable import CourseKit
+@testable import CourseSite
+import CourseModel
 @testable import CourseSite
 import Foundation
+import TestSupport
 import Testing
 
 /// The pages of the `site` fixture, compared file by file with the committed golden copies
@@ -9,7 +11,7 @@ import Testing
     static let golden = packageRoot.appendingPathComponent("Tests/Golden/site")
 
     @Test func pagesMatchTheGoldenFiles() throws {
-        let (_, report, files) = try renderedFixture("site")
+        let (report, files) = try renderedFixture("site")
         #expect(report.succeeded)
         let record = ProcessInfo.processInfo.environment["COURSEBOOK_RECORD_GOLDEN"] == "1"
         if record {
@@ -35,7 +37,7 @@ import Testing
     }
 
     @Test func whatTheLessonPageSays() throws {
-        let (_, _, files) = try renderedFixture("site")
+        let (_, files) = try renderedFixture("site")
         let page = files.text("01-first.html")
         // Headings with stable, unique anchors.
         #expect(page.contains("<h2 id=\"sinirlayici-olcum\">Sınırlayıcı Ölçüm"))
@@ -64,7 +66,7 @@ import Testing
     }
 
     @Test func theIndexAndTheLimitationsPage() throws {
-        let (_, _, files) = try renderedFixture("site")
+        let (_, files) = try renderedFixture("site")
         let index = files.text("index.html")
         #expect(index.contains("<h1>Rendering &lt;Everything&gt; &amp; More</h1>"))
         #expect(index.contains("<p>This opening paragraph is what the index shows"))

@@ -1,21 +1,18 @@
-@testable import CourseKit
+import CourseModel
+import CoursePipeline
 @testable import CourseSite
 import Foundation
-@_exported import TestSupport
+import TestSupport
 import Testing
 
 /// A fixture course checked for real (scenarios compiled and run, no cache) and rendered with
-/// the built-in templates.
-func renderedFixture(_ name: String) throws -> (Course, CheckReport, [SiteFile]) {
-    let (course, diagnostics) = try CourseLoader.load(folder: packageRoot.appendingPathComponent("Tests/Fixtures/\(name)").path)
-    let runner = ScenarioRunner(
-        compiler: try SwiftCompiler.locate(versionCache: nil),
-        coreFiles: course.coreFiles.map { .init(path: $0.path, displayPath: $0.displayPath) },
-        settings: RunSettings(), cache: nil)
-    let report = CourseCheck.run(course, loadDiagnostics: diagnostics, options: CheckOptions(), runner: runner)
-    let words = SiteWords.forLanguage(course.config.language) ?? .english
-    let files = SitePages.render(course: course, report: report, templates: try TemplateSet.builtIn(), words: words)
-    return (course, report, files)
+/// its templates, as `coursebook build` would write it.
+func renderedFixture(_ name: String) throws -> (CheckReport, [SiteFile]) {
+    var options = BuildCommandOptions()
+    options.shared.course = fixtures.appendingPathComponent(name).path
+    options.shared.cache = .none
+    let (checked, files) = try Pipeline().siteFiles(options)
+    return (checked.report, files)
 }
 
 extension [SiteFile] {

@@ -80,26 +80,6 @@ struct AnchorTests {
     }
 }
 
-struct SwiftHighlighterTests {
-    @Test func classifiesWhatAReaderTellsApart() {
-        let html = SwiftHighlighter.html("@State var n: Int = 42 // note\nlet s = \"a<b\"\n")
-        #expect(html.contains("<span class=\"tok-attribute\">@State</span>") || html.contains("<span class=\"tok-attribute\">State</span>"))
-        #expect(html.contains("<span class=\"tok-keyword\">var</span>"))
-        #expect(html.contains("<span class=\"tok-type\">Int</span>"))
-        #expect(html.contains("<span class=\"tok-number\">42</span>"))
-        #expect(html.contains("<span class=\"tok-comment\">// note</span>"))
-        #expect(html.contains("a&lt;b"))
-    }
-
-    @Test func withoutTheSpansItIsTheCodeEscaped() {
-        let code = "struct A<T> { let x = \"<&>\" }\n/* é */ #if DEBUG\n#endif\n"
-        let html = SwiftHighlighter.html(code)
-        let stripped = html.replacingOccurrences(of: #"<span class="tok-[a-z]+">"#, with: "", options: .regularExpression)
-            .replacingOccurrences(of: "</span>", with: "")
-        #expect(stripped == escapeHTML(code))
-    }
-}
-
 struct SiteWordsTests {
     @Test func languageChoosesTheWords() {
         #expect(SiteWords.forLanguage("tr")?.next == "Sonraki ders")

@@ -112,11 +112,11 @@ import Testing
 
             """),
         ("section-without-note", [], 0, """
-            section-without-note/01-lesson.md:15:1: warning: section 'Measured, Without a Note' holds a scenario but no limitation note; say what the measurement did not cover ('DRn. ...')
+            section-without-note/01-lesson.md:15:1: warning: section 'Measured, Without a Note' holds a scenario but no limitation note; say what the measurement did not cover ('DRn. ...') or cite an earlier note ('DRn')
 
             """),
         ("section-without-note", ["--strict"], 1, """
-            section-without-note/01-lesson.md:15:1: error: section 'Measured, Without a Note' holds a scenario but no limitation note; say what the measurement did not cover ('DRn. ...')
+            section-without-note/01-lesson.md:15:1: error: section 'Measured, Without a Note' holds a scenario but no limitation note; say what the measurement did not cover ('DRn. ...') or cite an earlier note ('DRn')
 
             """),
         ("illustration-syntax", [], 0, """

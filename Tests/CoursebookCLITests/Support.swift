@@ -1,9 +1,11 @@
-@testable import CourseKit
+@testable import CoursebookCLI
+import CourseModel
+import ScenarioRunning
 import Foundation
 @_exported import TestSupport
 import Testing
 
-let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
+
 
 /// The `coursebook` binary that `swift build` made beside the test bundle.
 let coursebookBinary: String = {

@@ -11,3 +11,6 @@ public func temporaryFolder(_ name: String) -> URL {
     try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
+
+/// The fixture courses, one folder per case.
+public let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")

@@ -1,0 +1,196 @@
+import CourseModel
+import Foundation
+
+/// How a check judges.
+package struct CheckOptions: Sendable {
+    /// Warnings count as errors.
+    package var strict = false
+    /// Rewrite `output` and `swift core` blocks from the run.
+    package var update = false
+
+    package init(strict: Bool = false, update: Bool = false) {
+        self.strict = strict
+        self.update = update
+    }
+}
+
+/// Where a scenario is: its lesson and its place among the lesson's scenarios.
+package struct ScenarioPlace: Hashable, Sendable {
+    package var lesson: Int
+    package var scenario: Int
+
+    package init(lesson: Int, scenario: Int) {
+        self.lesson = lesson
+        self.scenario = scenario
+    }
+}
+
+/// The check, pure: a course's lessons against their rules, and its scenarios' outcomes against
+/// their `output` blocks, into one report with the `--update` rewrites planned (the pipeline
+/// runs the scenarios before and writes the rewrites after).
+package enum CourseCheck {
+    /// The scenarios a check runs (every one that is not skipped), in course order, with the
+    /// source the runner compiles.
+    package static func scenariosToRun(_ course: Course) -> [(place: ScenarioPlace, source: ScenarioSource)] {
+        var found: [(ScenarioPlace, ScenarioSource)] = []
+        for (lessonIndex, lesson) in course.lessons.enumerated() {
+            for (scenarioIndex, scenario) in lesson.scenarios.enumerated() where !scenario.isSkipped {
+                found.append((ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex),
+                              ScenarioSource(code: scenario.code, file: lesson.path,
+                                             firstLine: scenario.block.firstCodeLine,
+                                             columnOffsets: scenario.block.columnOffsets)))
+            }
+        }
+        return found
+    }
+
+    /// Everything the check found. `findings` are what earlier steps found (the lessons'
+    /// structure, the site's words); `facts` what the Swift parser learned of each block, by
+    /// code; `outcomes` what became of each scenario that ran.
+    package static func report(
+        _ course: Course, findings: [Diagnostic], facts: [String: SwiftBlockFacts],
+        outcomes: [ScenarioPlace: ScenarioOutcome], run: RunReport, compilerVersion: String,
+        options: CheckOptions
+    ) -> CheckReport {
+        var diagnostics = findings + LimitNoteRules.check(course.lessons)
+        var edits: [Int: [BlockRewrite.Edit]] = [:]
+        for (lessonIndex, lesson) in course.lessons.enumerated() {
+            let (blockFindings, coreEdits) = checkBlocks(of: lesson, coreFiles: course.coreFiles,
+                                                         facts: facts, update: options.update)
+            diagnostics += blockFindings
+            if !coreEdits.isEmpty { edits[lessonIndex, default: []] += coreEdits }
+        }
+        diagnostics += run.diagnostics
+
+        var results: [ScenarioResult] = []
+        for (lessonIndex, lesson) in course.lessons.enumerated() {
+            for (scenarioIndex, scenario) in lesson.scenarios.enumerated() {
+                guard let outcome = outcomes[ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex)] else {
+                    results.append(ScenarioResult(lessonIndex: lessonIndex, scenario: scenario,
+                                                  status: .skipped, outcome: nil))
+                    continue
+                }
+                let verdict = evaluate(scenario, outcome: outcome, in: lesson, update: options.update)
+                diagnostics += verdict.findings
+                if let edit = verdict.edit {
+                    edits[lessonIndex, default: []].append(edit)
+                    if case .insertOutput = edit.kind {
+                        diagnostics.removeAll { $0.id == .scenarioWithoutOutput && $0.location == lesson.location(line: scenario.line) }
+                    }
+                }
+                results.append(ScenarioResult(lessonIndex: lessonIndex, scenario: scenario,
+                                              status: verdict.status, outcome: outcome))
+            }
+        }
+
+        var rewrites: [LessonRewrite] = []
+        for (lessonIndex, lessonEdits) in edits.sorted(by: { $0.key < $1.key }) {
+            let lesson = course.lessons[lessonIndex]
+            do {
+                let (bytes, placed) = try BlockRewrite.apply(lessonEdits, to: lesson.source)
+                rewrites.append(LessonRewrite(
+                    lessonIndex: lessonIndex, path: course.folderPath + "/" + lesson.fileName, bytes: bytes,
+                    updates: placed.map { BlockUpdate(location: lesson.location(line: $0.line), summary: $0.edit.summary) }))
+            } catch {
+                diagnostics.append(.error(.updateFailed, "cannot update: \(error.reason)",
+                                          at: lesson.location(line: max(error.line, 1))))
+                for index in results.indices where results[index].lessonIndex == lessonIndex && results[index].status == .passed {
+                    results[index].status = .failed
+                }
+            }
+        }
+
+        if options.strict { diagnostics = diagnostics.map { $0.severity == .warning ? $0.asError : $0 } }
+        return CheckReport(
+            diagnostics: ordered(diagnostics, course: course), results: results, rewrites: rewrites,
+            compiledCount: run.compiledCount, cachedCount: run.cachedCount,
+            compilerRuns: run.compilerRuns, compilerVersion: compilerVersion)
+    }
+
+    /// The rules of a lesson's blocks that need no run: illustrations parse, core listings
+    /// show their file. With `update`, a drifted listing becomes an edit instead of an error.
+    static func checkBlocks(of lesson: Lesson, coreFiles: [CoreFile], facts: [String: SwiftBlockFacts],
+                            update: Bool) -> ([Diagnostic], [BlockRewrite.Edit]) {
+        var findings: [Diagnostic] = []
+        var edits: [BlockRewrite.Edit] = []
+        for block in lesson.codeBlocks {
+            switch block.role {
+            case .illustration:
+                for finding in facts[block.code]?.findings ?? [] {
+                    let (line, column) = block.lessonPosition(codeLine: finding.line, codeColumn: finding.column)
+                    findings.append(.warning(.illustrationSyntax,
+                                             "illustration is not valid Swift: \(finding.message)",
+                                             at: lesson.location(line: line, column: column)))
+                }
+            case .coreListing:
+                switch CoreListingRules.coreFile(for: block, in: lesson, coreFiles: coreFiles) {
+                case .failure(let finding):
+                    findings.append(finding)
+                case .success(let file) where !CoreListingRules.matches(block.code, file):
+                    if update {
+                        edits.append(.init(.replaceCode(block), code: normalizingLineEnds(file.text),
+                                           summary: "updated the core listing from \(file.displayPath)"))
+                    } else {
+                        findings.append(CoreListingRules.drift(block, in: lesson, file: file))
+                    }
+                case .success:
+                    break
+                }
+            default:
+                break
+            }
+        }
+        return (findings, edits)
+    }
+
+    /// What a scenario's run means: passed or failed, the findings, and with `update` the
+    /// edit that makes its `output` block say what it printed.
+    static func evaluate(_ scenario: Scenario, outcome: ScenarioOutcome, in lesson: Lesson,
+                         update: Bool) -> (status: ScenarioResult.Status, findings: [Diagnostic], edit: BlockRewrite.Edit?) {
+        guard let output = outcome.completedOutput else {
+            return (.failed, ScenarioFailure.findings(scenario, outcome: outcome, in: lesson), nil)
+        }
+        guard let expected = scenario.expected else {
+            // The missing block is already an error of the lesson's structure.
+            guard update else { return (.failed, [], nil) }
+            return (.passed, [], .init(.insertOutput(after: scenario.block), code: output,
+                                       summary: "inserted an output block for the scenario at line \(scenario.line)"))
+        }
+        if trimmingFinalNewline(expected.code) == trimmingFinalNewline(output) {
+            return (.passed, [], nil)
+        }
+        guard update else {
+            return (.failed, [mismatch(scenario, expected: expected, actual: output, in: lesson)], nil)
+        }
+        return (.passed, [], .init(.replaceCode(expected), code: output,
+                                   summary: "updated the output block of the scenario at line \(scenario.line)"))
+    }
+
+    /// The finding for an output that differs: at the first expected line that differs, with
+    /// a unified diff from the expected block to what the scenario printed.
+    static func mismatch(_ scenario: Scenario, expected: CodeBlock, actual: String, in lesson: Lesson) -> Diagnostic {
+        let expectedLines = LineDiff.lines(expected.code)
+        let actualLines = LineDiff.lines(actual)
+        let first = LineDiff.firstDifference(expectedLines, actualLines)
+        return .error(
+            .outputMismatch,
+            "output of the scenario at line \(scenario.line) differs from its 'output' block at line \(expected.line)",
+            at: lesson.location(line: expected.firstCodeLine + first),
+            attachment: LineDiff.unified(from: expected.code, to: actual,
+                                         oldLabel: "expected (\(lesson.path):\(expected.line))",
+                                         newLabel: "actual"))
+    }
+
+    /// Core file findings first, then lessons in course order, each by line and column.
+    static func ordered(_ diagnostics: [Diagnostic], course: Course) -> [Diagnostic] {
+        var rank: [String: Int] = [course.configPath: 0]
+        for (index, file) in course.coreFiles.enumerated() { rank[file.displayPath] = 1 + index }
+        for (index, lesson) in course.lessons.enumerated() { rank[lesson.path] = 1 + course.coreFiles.count + index }
+        return diagnostics.enumerated().sorted { left, right in
+            let a = left.element.location, b = right.element.location
+            let keyA = (rank[a?.file ?? ""] ?? Int.max, a?.line ?? 0, a?.column ?? 0, left.offset)
+            let keyB = (rank[b?.file ?? ""] ?? Int.max, b?.line ?? 0, b?.column ?? 0, right.offset)
+            return keyA < keyB
+        }.map(\.element)
+    }
+}

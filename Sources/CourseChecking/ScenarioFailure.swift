@@ -1,0 +1,74 @@
+import CourseModel
+import Foundation
+
+/// The findings for a scenario that did not run to its end: how it ended, and what it printed.
+enum ScenarioFailure {
+    static func findings(_ scenario: Scenario, outcome: ScenarioOutcome, in lesson: Lesson) -> [Diagnostic] {
+        let here = lesson.location(line: scenario.line)
+        func printed(_ output: String, _ standardError: String) -> String? {
+            var parts: [String] = []
+            if !output.isEmpty { parts.append("standard output:\n" + indented(output)) }
+            let errors = withoutStackTrace(standardError)
+            if !errors.isEmpty { parts.append("standard error:\n" + indented(lastLines(errors, 40))) }
+            return parts.isEmpty ? nil : parts.joined(separator: "\n")
+        }
+        switch outcome {
+        case .completed, .coreFailed:
+            return []
+        case .compileFailed(let diagnostics):
+            return diagnostics
+        case let .crashed(termination, output, standardError):
+            let how: String
+            switch termination {
+            case .signaled: how = "crashed: \(termination)"
+            case .exited(0): how = "ended its program before finishing"
+            case .exited(let status): how = "exited with status \(status)"
+            }
+            return [.error(.scenarioCrashed, "scenario \(how)", at: here,
+                           attachment: printed(output, standardError))]
+        case let .timedOut(limit, output, standardError):
+            return [.error(.scenarioTimeout,
+                           "scenario ran longer than \(seconds(limit)) and was stopped (--timeout sets the limit)",
+                           at: here, attachment: printed(output, standardError))]
+        case let .outputCapped(cap, output, standardError):
+            return [.error(.scenarioOutputCap,
+                           "scenario printed more than \(bytes(cap)) and was stopped; its output is cut there",
+                           at: here, attachment: printed(lastLines(output, 20), standardError))]
+        }
+    }
+
+    private static func indented(_ text: String) -> String {
+        LineDiff.lines(text).map { "    " + $0 }.joined(separator: "\n")
+    }
+
+    /// The runtime's own stack trace after a fatal error names addresses in a generated program:
+    /// nothing a lesson author can use. The message above it stays.
+    private static func withoutStackTrace(_ text: String) -> String {
+        var kept: [String] = []
+        var inTrace = false
+        for line in LineDiff.lines(text) {
+            if line == "Current stack trace:" { inTrace = true; continue }
+            if inTrace, line.first?.isNumber == true { continue }
+            inTrace = false
+            kept.append(line)
+        }
+        return kept.joined(separator: "\n")
+    }
+
+    private static func lastLines(_ text: String, _ count: Int) -> String {
+        let lines = LineDiff.lines(text)
+        guard lines.count > count else { return text }
+        return (["... (\(lines.count - count) lines before)"] + lines.suffix(count)).joined(separator: "\n")
+    }
+
+    private static func bytes(_ count: Int) -> String {
+        count % (1 << 20) == 0 ? "\(count >> 20) MiB" : count % 1024 == 0 ? "\(count >> 10) KiB" : "\(count) bytes"
+    }
+}
+
+/// A duration as people read it: `10 s`, `0.5 s`.
+package func seconds(_ duration: Duration) -> String {
+    let (whole, fraction) = duration.components
+    if fraction == 0 { return "\(whole) s" }
+    return String(format: "%.1f s", Double(whole) + Double(fraction) / 1e18)
+}

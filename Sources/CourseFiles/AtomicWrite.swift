@@ -1,0 +1,66 @@
+import Foundation
+
+/// Writes a file whole or not at all: the bytes go to a new file beside the destination,
+/// which is then renamed over it, so that a reader (or a later run after a crash) never sees
+/// half a file. An existing file keeps its permissions.
+package func writeAtomically(_ bytes: [UInt8], to path: String, keepingPermissions: Bool = true) throws {
+    let folder = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    let temporary = (folder.isEmpty ? "" : folder + "/")
+        + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    var mode: mode_t = 0o644
+    if keepingPermissions {
+        var existing = stat()
+        if stat(path, &existing) == 0 { mode = existing.st_mode & 0o7777 }
+    }
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    guard descriptor >= 0 else { throw FileWriteError(path: path, code: errno) }
+    var written = 0
+    while written < bytes.count {
+        let result = bytes.withUnsafeBytes { buffer in
+            write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+        }
+        if result < 0 {
+            if errno == EINTR { continue }
+            let code = errno
+            close(descriptor)
+            unlink(temporary)
+            throw FileWriteError(path: path, code: code)
+        }
+        written += result
+    }
+    close(descriptor)
+    if keepingPermissions { chmod(temporary, mode) }
+    guard rename(temporary, path) == 0 else {
+        let code = errno
+        unlink(temporary)
+        throw FileWriteError(path: path, code: code)
+    }
+}
+
+/// A file that could not be written, with the system's reason.
+package struct FileWriteError: Error, CustomStringConvertible, LocalizedError {
+    package var path: String
+    package var code: Int32
+
+    package var description: String { "\(path): \(String(cString: strerror(code)))" }
+    package var errorDescription: String? { description }
+}
+
+/// Writes a file that must not exist yet (a file of a new folder), in one go.
+package func writeNewFile(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    guard descriptor >= 0 else { throw FileWriteError(path: path, code: errno) }
+    defer { close(descriptor) }
+    var written = 0
+    while written < bytes.count {
+        let result = bytes.withUnsafeBytes { buffer in
+            write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+        }
+        if result < 0 {
+            if errno == EINTR { continue }
+            throw FileWriteError(path: path, code: errno)
+        }
+        written += result
+    }
+}

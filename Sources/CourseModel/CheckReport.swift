@@ -1,0 +1,104 @@
+import Foundation
+
+/// A scenario and what became of it.
+package struct ScenarioResult: Sendable {
+    package enum Status: Sendable, Equatable { case passed, failed, skipped }
+
+    package var lessonIndex: Int
+    package var scenario: Scenario
+    package var status: Status
+    /// nil for a skipped scenario.
+    package var outcome: ScenarioOutcome?
+
+    package init(lessonIndex: Int, scenario: Scenario, status: Status, outcome: ScenarioOutcome?) {
+        self.lessonIndex = lessonIndex
+        self.scenario = scenario
+        self.status = status
+        self.outcome = outcome
+    }
+
+    /// The output the page shows under the scenario: what it printed when it passed.
+    package var verifiedOutput: String? {
+        status == .passed ? outcome?.completedOutput : nil
+    }
+}
+
+/// A block that `--update` rewrote or inserted.
+package struct BlockUpdate: Sendable, Equatable {
+    package var location: SourceLocation
+    package var summary: String
+
+    package init(location: SourceLocation, summary: String) {
+        self.location = location
+        self.summary = summary
+    }
+}
+
+/// What `--update` makes of one lesson file: its new bytes, and the blocks that changed.
+package struct LessonRewrite: Sendable {
+    package var lessonIndex: Int
+    /// The file's absolute path.
+    package var path: String
+    package var bytes: [UInt8]
+    package var updates: [BlockUpdate]
+
+    package init(lessonIndex: Int, path: String, bytes: [UInt8], updates: [BlockUpdate]) {
+        self.lessonIndex = lessonIndex
+        self.path = path
+        self.bytes = bytes
+        self.updates = updates
+    }
+}
+
+/// Everything a check found.
+package struct CheckReport: Sendable {
+    package var diagnostics: [Diagnostic]
+    package var results: [ScenarioResult]
+    /// With `--update`: the lesson files to write (the pipeline writes them).
+    package var rewrites: [LessonRewrite]
+    package var compiledCount: Int
+    package var cachedCount: Int
+    package var compilerRuns: Int
+    package var compilerVersion: String
+
+    package init(diagnostics: [Diagnostic], results: [ScenarioResult], rewrites: [LessonRewrite],
+                 compiledCount: Int, cachedCount: Int, compilerRuns: Int, compilerVersion: String) {
+        self.diagnostics = diagnostics
+        self.results = results
+        self.rewrites = rewrites
+        self.compiledCount = compiledCount
+        self.cachedCount = cachedCount
+        self.compilerRuns = compilerRuns
+        self.compilerVersion = compilerVersion
+    }
+
+    /// The results of one lesson's scenarios, by the identity of their code block.
+    package func results(ofLesson index: Int) -> [Int: ScenarioResult] {
+        var byBlock: [Int: ScenarioResult] = [:]
+        for result in results where result.lessonIndex == index { byBlock[result.scenario.block.id] = result }
+        return byBlock
+    }
+
+    /// `6.3.1` out of `Swift version 6.3.1 (swift-6.3.1-RELEASE)`: what pages show.
+    package var swiftVersion: String {
+        let words = compilerVersion.split(separator: " ")
+        if let index = words.firstIndex(of: "version"), index + 1 < words.count { return String(words[index + 1]) }
+        return compilerVersion
+    }
+
+    /// The blocks `--update` changed, in course order.
+    package var updates: [BlockUpdate] { rewrites.flatMap(\.updates) }
+
+    package var passed: Int { results.filter { $0.status == .passed }.count }
+    package var failed: Int { results.filter { $0.status == .failed }.count }
+    package var skipped: Int { results.filter { $0.status == .skipped }.count }
+    package var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
+    package var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
+    /// Nothing failed and nothing is wrong with the lessons.
+    package var succeeded: Bool { failed == 0 && errorCount == 0 }
+
+    /// `12 passed, 0 failed` (`, 1 skipped` when any were).
+    package var summaryLine: String {
+        "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+    }
+}

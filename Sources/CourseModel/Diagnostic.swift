@@ -1,0 +1,100 @@
+/// A finding about a course, as data: what went wrong, where, and how bad it is.
+/// One writer (`DiagnosticFormatter`) turns these into `file:line:column: error: ...` lines.
+package struct Diagnostic: Error, Sendable, Equatable {
+    package enum Severity: String, Sendable, Comparable {
+        case warning, error
+
+        package static func < (lhs: Severity, rhs: Severity) -> Bool {
+            lhs == .warning && rhs == .error
+        }
+    }
+
+    /// A secondary place that explains the finding (`note:` lines).
+    package struct Note: Sendable, Equatable {
+        package var location: SourceLocation?
+        package var message: String
+
+        package init(_ message: String, at location: SourceLocation? = nil) {
+            self.location = location
+            self.message = message
+        }
+    }
+
+    package var severity: Severity
+    package var location: SourceLocation?
+    /// The kind of finding, stable for tests and tools; people read `summary`.
+    package var id: DiagnosticID
+    package var summary: String
+    package var notes: [Note]
+    /// Lines printed under the finding as they are: a unified diff, a program's output.
+    package var attachment: String?
+
+    package init(_ severity: Severity, _ id: DiagnosticID, _ summary: String,
+                 at location: SourceLocation?, notes: [Note] = [], attachment: String? = nil) {
+        self.severity = severity
+        self.location = location
+        self.id = id
+        self.summary = summary
+        self.notes = notes
+        self.attachment = attachment
+    }
+
+    package static func error(_ id: DiagnosticID, _ summary: String, at location: SourceLocation?,
+                              notes: [Note] = [], attachment: String? = nil) -> Diagnostic {
+        Diagnostic(.error, id, summary, at: location, notes: notes, attachment: attachment)
+    }
+
+    package static func warning(_ id: DiagnosticID, _ summary: String, at location: SourceLocation?,
+                                notes: [Note] = [], attachment: String? = nil) -> Diagnostic {
+        Diagnostic(.warning, id, summary, at: location, notes: notes, attachment: attachment)
+    }
+
+    /// The same finding as an error: what `--strict` does to warnings.
+    package var asError: Diagnostic {
+        var copy = self
+        copy.severity = .error
+        return copy
+    }
+}
+
+/// Every kind of finding coursebook reports, by its stable name (`output-mismatch` ...).
+package enum DiagnosticID: String, Sendable, CaseIterable {
+    // Reading the course.
+    case courseUnreadable = "course-unreadable"
+    case lessonWithoutTitle = "lesson-without-title"
+    case rawHTML = "raw-html"
+    case unknownAttribute = "unknown-attribute"
+    case conflictingAttributes = "conflicting-attributes"
+    case skipWithoutScenario = "skip-without-scenario"
+    case nestedBlock = "nested-block"
+    // Scenarios and their outputs.
+    case scenarioWithoutOutput = "scenario-without-output"
+    case outputWithoutScenario = "output-without-scenario"
+    case outputRepeated = "output-repeated"
+    case outputMismatch = "output-mismatch"
+    case compileError = "compile-error"
+    case coreCompileError = "core-compile-error"
+    case scenarioCrashed = "scenario-crashed"
+    case scenarioTimeout = "scenario-timeout"
+    case scenarioOutputCap = "scenario-output-cap"
+    case toolchainUnavailable = "toolchain-unavailable"
+    // Core listings and illustrations.
+    case coreListingDrift = "core-listing-drift"
+    case coreListingAmbiguous = "core-listing-ambiguous"
+    case coreListingUnknown = "core-listing-unknown"
+    case illustrationSyntax = "illustration-syntax"
+    // Limitation notes.
+    case limitNoteGap = "limit-note-gap"
+    case limitNoteOrder = "limit-note-order"
+    case limitNoteRepeated = "limit-note-repeated"
+    case limitNoteUnknown = "limit-note-unknown"
+    case limitNoteFullStop = "limit-note-full-stop"
+    case sectionWithoutLimitNote = "section-without-limit-note"
+    // Updating lessons.
+    case updateFailed = "update-failed"
+    // Building the site.
+    case languageWords = "language-words"
+    case templateInvalid = "template-invalid"
+    case siteNotWritten = "site-not-written"
+    case checkFailed = "check-failed"
+}

@@ -1,0 +1,151 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A scenario as the runner compiles it: its code and where that code stands in its lesson.
+package struct ScenarioSource: Sendable, Equatable {
+    package var code: String
+    /// The lesson's path as messages show it; `#sourceLocation` puts the compiler there.
+    package var file: String
+    /// The lesson line of the scenario's first line of code.
+    package var firstLine: Int
+    /// Bytes before the code on each of its lesson lines (see `CodeBlock.columnOffsets`).
+    package var columnOffsets: [Int]
+
+    package init(code: String, file: String, firstLine: Int, columnOffsets: [Int]) {
+        self.code = code
+        self.file = file
+        self.firstLine = firstLine
+        self.columnOffsets = columnOffsets
+    }
+
+    /// The lesson lines the scenario's code occupies.
+    package var lines: Range<Int> { firstLine..<firstLine + max(columnOffsets.count, 1) }
+}
+
+/// Whether a scenario can be compiled inside a function, next to others, or needs a program of
+/// its own. Read from the scenario's syntax tree (see SwiftReading); when in doubt, a program of
+/// its own: the answer is then slower, never different.
+package struct ScenarioShape: Sendable, Equatable {
+    /// It must be `main.swift` of a program of its own.
+    package var needsOwnProgram: Bool
+    /// It declares `@main`: it must be compiled as a library file with no top-level code.
+    package var hasMainAttribute: Bool
+
+    package init(needsOwnProgram: Bool, hasMainAttribute: Bool) {
+        self.needsOwnProgram = needsOwnProgram || hasMainAttribute
+        self.hasMainAttribute = hasMainAttribute
+    }
+
+    /// A scenario that a function can hold.
+    package static let batchable = ScenarioShape(needsOwnProgram: false, hasMainAttribute: false)
+}
+
+/// A scenario to run, and its shape.
+package struct ScenarioJob: Sendable {
+    package var source: ScenarioSource
+    package var shape: ScenarioShape
+
+    package init(source: ScenarioSource, shape: ScenarioShape) {
+        self.source = source
+        self.shape = shape
+    }
+}
+
+/// How a child process ended.
+package enum Termination: Sendable, Equatable, CustomStringConvertible {
+    case exited(Int32)
+    case signaled(Int32)
+
+    package var isSuccess: Bool { self == .exited(0) }
+
+    package var description: String {
+        switch self {
+        case .exited(let status): return "exit status \(status)"
+        case .signaled(let signal): return "signal \(signal) (\(Self.signalName(signal)))"
+        }
+    }
+
+    package static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGILL: return "SIGILL: a Swift trap"
+        case SIGTRAP: return "SIGTRAP: a Swift trap"
+        case SIGABRT: return "SIGABRT"
+        case SIGSEGV: return "SIGSEGV"
+        case SIGBUS: return "SIGBUS"
+        case SIGFPE: return "SIGFPE"
+        case SIGKILL: return "SIGKILL"
+        case SIGTERM: return "SIGTERM"
+        default: return String(cString: strsignal(signal))
+        }
+    }
+}
+
+/// What running one scenario came to.
+package enum ScenarioOutcome: Sendable, Equatable {
+    /// It ran to its end with exit status 0; `output` is its standard output.
+    case completed(output: String, standardError: String, fromCache: Bool)
+    /// It did not compile; the diagnostics point into its lesson.
+    case compileFailed([Diagnostic])
+    /// The core files did not compile, so no scenario could (reported once, on its own).
+    case coreFailed
+    /// It trapped, crashed or exited with a status other than 0.
+    case crashed(Termination, output: String, standardError: String)
+    /// It ran past the time limit and was killed.
+    case timedOut(limit: Duration, output: String, standardError: String)
+    /// It printed more than the cap and was killed; `output` is cut at the cap.
+    case outputCapped(cap: Int, output: String, standardError: String)
+
+    /// The standard output of a scenario that ran to its end.
+    package var completedOutput: String? {
+        if case let .completed(output, _, _) = self { return output }
+        return nil
+    }
+}
+
+/// How scenarios run.
+package struct RunSettings: Sendable, Equatable {
+    /// A scenario running longer is killed and reported (`--timeout`).
+    package var timeLimit: Duration = .seconds(10)
+    /// Standard output beyond this many bytes is cut and reported.
+    package var outputCap: Int = 1 << 20
+    /// How many compiler jobs and programs may run at once.
+    package var parallelism: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+    package init() {}
+}
+
+/// What a run of scenarios came to, in the order of its jobs.
+package struct RunReport: Sendable {
+    package var outcomes: [ScenarioOutcome]
+    /// How many scenarios were compiled in this run, and how many came from the cache.
+    package var compiledCount: Int
+    package var cachedCount: Int
+    /// How many times `swiftc` ran.
+    package var compilerRuns: Int
+    /// Findings about the core files, when they do not compile.
+    package var diagnostics: [Diagnostic]
+
+    package init(outcomes: [ScenarioOutcome], compiledCount: Int, cachedCount: Int,
+                 compilerRuns: Int, diagnostics: [Diagnostic]) {
+        self.outcomes = outcomes
+        self.compiledCount = compiledCount
+        self.cachedCount = cachedCount
+        self.compilerRuns = compilerRuns
+        self.diagnostics = diagnostics
+    }
+
+    /// Nothing to run.
+    package static let empty = RunReport(outcomes: [], compiledCount: 0, cachedCount: 0,
+                                         compilerRuns: 0, diagnostics: [])
+}
+
+/// Runs scenarios: the real runner compiles them (ScenarioRunning's `ScenarioRunner`); tests
+/// may give their own.
+package protocol ScenarioRunning: Sendable {
+    /// The compiler's version line: part of every cache key and shown on the site.
+    var compilerVersion: String { get }
+    /// What each job came to, in the order of the jobs.
+    func run(_ jobs: [ScenarioJob]) -> RunReport
+}

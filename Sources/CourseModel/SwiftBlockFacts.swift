@@ -1,0 +1,33 @@
+/// What the toolchain's Swift parser learned from one Swift block of a lesson: whether it is
+/// valid Swift, the shape of a scenario, and the code as highlighted HTML. Learned once per
+/// block text and kept in the content-addressed cache, so an unchanged block is never parsed
+/// again (see SwiftReading).
+package struct SwiftBlockFacts: Sendable, Equatable {
+    /// What the parser could not read, at most a few per block (illustrations are checked).
+    package var findings: [SyntaxFinding]
+    /// Whether the block, as a scenario, needs a program of its own.
+    package var shape: ScenarioShape
+    /// The code as HTML with a `<span class="tok-...">` around each classified token; nil when
+    /// the block was read for a check only and has not been highlighted yet.
+    package var highlighted: String?
+
+    package init(findings: [SyntaxFinding], shape: ScenarioShape, highlighted: String?) {
+        self.findings = findings
+        self.shape = shape
+        self.highlighted = highlighted
+    }
+}
+
+/// A place in a Swift block that does not parse, with the parser's message. Lines and columns
+/// count from 1 inside the block's code (columns in UTF-8 bytes).
+package struct SyntaxFinding: Sendable, Equatable {
+    package var line: Int
+    package var column: Int
+    package var message: String
+
+    package init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+}

@@ -1,0 +1,12 @@
+import Synchronization
+
+/// How much parsing one command did: tests read these to show that a lesson is parsed once
+/// per command and that an unchanged Swift block is not parsed at all. Counts, not timings.
+package final class WorkCounts: Sendable {
+    /// cmark-gfm parses of a lesson.
+    package let markdownParses = Atomic<Int>(0)
+    /// SwiftParser parses of a Swift block.
+    package let swiftParses = Atomic<Int>(0)
+
+    package init() {}
+}

@@ -1,0 +1,306 @@
+import CourseChecking
+import CourseFiles
+package import CourseModel
+package import CourseSite
+import Foundation
+import LessonParsing
+import ScenarioRunning
+import SwiftReading
+
+/// `check` and `build` as one pipeline of named steps, in the order they run:
+///
+///     load → prepare (words, templates, destination) → check → render → write
+///
+/// `check` runs load and check (and, with `--update`, writes the lessons it rewrote); `build`
+/// runs them all. A step hands its result to the next or throws a `PipelineError` that names
+/// the step, the path at fault and the exit status. Every warning of every step goes into the
+/// check's one report, so `--strict` means the same for all of them. The command line only
+/// turns arguments into options and prints what comes back.
+package struct Pipeline: Sendable {
+    /// How much parsing this pipeline did (tests read it).
+    package let counts = WorkCounts()
+
+    package init() {}
+
+    /// What `check` found.
+    package struct Checked: Sendable {
+        package var report: CheckReport
+        /// Whether results were kept between runs (`--no-cache` says no).
+        package var cacheUsed: Bool
+
+        package init(report: CheckReport, cacheUsed: Bool) {
+            self.report = report
+            self.cacheUsed = cacheUsed
+        }
+    }
+
+    /// What `build` wrote.
+    package struct Built: Sendable {
+        package var checked: Checked
+        package var pages: Int
+        package var assets: Int
+    }
+
+    // MARK: The commands
+
+    package func check(_ options: CheckCommandOptions) throws(PipelineError) -> Checked {
+        let loaded = try load(options.shared.course)
+        var checked = try check(loaded, findings: [], options: options.shared, update: options.update,
+                                forSite: false).checked
+        checked.report = write(rewritesOf: checked.report)
+        return checked
+    }
+
+    package func build(_ options: BuildCommandOptions) throws(PipelineError) -> Built {
+        let (checked, input) = try checkedSite(options, validatingDestination: true)
+        let staging = try render(input, out: options.out)
+        try write(staging.site, out: options.out)
+        return Built(checked: checked, pages: staging.pages, assets: staging.assets)
+    }
+
+    /// The files `build` would write, kept in memory instead (`--out` is not looked at): for
+    /// tests that compare pages.
+    package func siteFiles(_ options: BuildCommandOptions) throws(PipelineError) -> (checked: Checked, files: [SiteFile]) {
+        let (checked, input) = try checkedSite(options, validatingDestination: false)
+        do {
+            return (checked, try SitePages.files(input))
+        } catch {
+            throw siteError(.render, error)
+        }
+    }
+
+    /// load → prepare → check, stopping when the check fails.
+    private func checkedSite(_ options: BuildCommandOptions,
+                             validatingDestination: Bool) throws(PipelineError) -> (Checked, SiteInput) {
+        let loaded = try load(options.shared.course)
+        let site = try prepare(loaded.course, out: validatingDestination ? options.out : nil)
+        let (checked, facts) = try check(loaded, findings: site.findings, options: options.shared,
+                                         update: false, forSite: true)
+        guard checked.report.succeeded else {
+            throw PipelineError(.check, path: options.out, status: .checkFailed,
+                                diagnostic: .error(.checkFailed, "the check failed; \(options.out) was not written", at: nil),
+                                checked: checked)
+        }
+        return (checked, SiteInput(course: loaded.course, documents: loaded.documents, report: checked.report,
+                                   facts: facts, templates: site.templates, words: site.words))
+    }
+
+    // MARK: load
+
+    /// Reads `course.json`, the core files and every lesson, each parsed once.
+    func load(_ folder: String) throws(PipelineError) -> LoadedCourse {
+        do {
+            return try CourseLoader.load(folder: folder, counts: counts)
+        } catch {
+            throw PipelineError(.load, path: error.diagnostic.location?.file, status: .courseUnreadable,
+                                diagnostic: error.diagnostic)
+        }
+    }
+
+    // MARK: prepare
+
+    /// What a site needs before anything runs, so that a build that cannot be written fails
+    /// before its scenarios cost anything.
+    struct SitePlan {
+        var words: SiteWords
+        var templates: TemplateSet
+        /// Warnings for the check's report.
+        var findings: [Diagnostic]
+    }
+
+    func prepare(_ course: Course, out: String?) throws(PipelineError) -> SitePlan {
+        var findings: [Diagnostic] = []
+        let words: SiteWords
+        if let builtIn = SiteWords.forLanguage(course.config.language) {
+            words = builtIn
+        } else {
+            findings.append(.warning(
+                .languageWords,
+                "no built-in words for language '\(course.config.language)'; pages use English for the words the tool adds",
+                at: SourceLocation(file: course.configPath, line: 0)))
+            words = .english
+        }
+
+        let templates: TemplateSet
+        do {
+            if let folder = course.config.templates {
+                templates = try TemplateSet.load(
+                    folder: URL(fileURLWithPath: folder, relativeTo: URL(fileURLWithPath: course.folderPath + "/"))
+                        .standardizedFileURL.path,
+                    displayFolder: displayPath(course.folder, folder))
+            } else {
+                templates = try TemplateSet.builtIn()
+            }
+        } catch {
+            throw PipelineError(.prepare, path: error.template, status: .templateInvalid,
+                                diagnostic: .error(.templateInvalid, error.message,
+                                                   at: SourceLocation(file: error.template, line: error.line)))
+        }
+
+        if let out {
+            do {
+                try SiteWriter.validate(destination: out, course: course)
+            } catch {
+                throw siteError(.prepare, error)
+            }
+        }
+        return SitePlan(words: words, templates: templates, findings: findings)
+    }
+
+    // MARK: check
+
+    /// Reads the Swift blocks, runs the scenarios, judges everything: one report. The blocks
+    /// that a scenario's batching needs are read first; the rest are read while the compiler
+    /// runs.
+    func check(_ loaded: LoadedCourse, findings: [Diagnostic], options: SharedOptions, update: Bool,
+               forSite: Bool) throws(PipelineError) -> (checked: Checked, facts: [String: SwiftBlockFacts]) {
+        let course = loaded.course
+        let cacheFolder: String?
+        switch options.cache {
+        case .inCourse: cacheFolder = course.folderPath + "/.coursebook-cache"
+        case .folder(let folder): cacheFolder = URL(fileURLWithPath: folder).standardizedFileURL.path
+        case .none: cacheFolder = nil
+        }
+        let compiler: SwiftCompiler
+        do {
+            compiler = try SwiftCompiler.locate(versionCache: cacheFolder == nil ? nil : Self.compilerVersionMemo)
+        } catch {
+            throw PipelineError(.check, path: nil, status: .toolchainUnavailable,
+                                diagnostic: .error(.toolchainUnavailable, error.description, at: nil))
+        }
+
+        let counts = self.counts
+        let reader = SwiftBlockReader(storeFolder: cacheFolder, toolVersion: CoursebookVersion.current,
+                                      compilerVersion: compiler.version,
+                                      onParse: { counts.swiftParses.add(1, ordering: .relaxed) })
+        let toRun = CourseCheck.scenariosToRun(course)
+        let shapes = Self.facts(reader.read(toRun.map { ($0.source.code, .shape) }))
+        let jobs = toRun.map { ScenarioJob(source: $0.source, shape: shapes[$0.source.code]!.shape) }
+
+        var settings = RunSettings()
+        settings.timeLimit = options.timeLimit
+        let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: settings,
+                                    cache: cacheFolder.map(ResultCache.init(folder:)))
+        let running = Background { jobs.isEmpty ? RunReport.empty : runner.run(jobs) }
+
+        // While the compiler works: every other Swift block, as far as this command needs it.
+        var requests: [(code: String, need: SwiftBlockReader.Need)] = []
+        for lesson in course.lessons {
+            for block in lesson.codeBlocks where block.language == "swift" {
+                if case .illustration = block.role {
+                    requests.append((block.code, forSite ? .highlighted : .problems))
+                } else if forSite, block.role != .output {
+                    requests.append((block.code, .highlighted))
+                }
+            }
+        }
+        var facts = shapes
+        facts.merge(Self.facts(reader.read(requests))) { _, read in read }
+
+        let run = running.wait()
+        var outcomes: [ScenarioPlace: ScenarioOutcome] = [:]
+        for (index, scenario) in toRun.enumerated() { outcomes[scenario.place] = run.outcomes[index] }
+        let report = CourseCheck.report(
+            course, findings: loaded.diagnostics + findings, facts: facts, outcomes: outcomes, run: run,
+            compilerVersion: compiler.version, options: CheckOptions(strict: options.strict, update: update))
+        return (Checked(report: report, cacheUsed: cacheFolder != nil), facts)
+    }
+
+    /// What the Swift parser learned, as the model keeps it.
+    static func facts(_ readings: [String: SwiftBlockReading]) -> [String: SwiftBlockFacts] {
+        readings.mapValues { reading in
+            SwiftBlockFacts(
+                findings: reading.problems.map { SyntaxFinding(line: $0.line, column: $0.column, message: $0.message) },
+                shape: ScenarioShape(needsOwnProgram: reading.needsOwnProgram, hasMainAttribute: reading.hasMainAttribute),
+                highlighted: reading.highlighted)
+        }
+    }
+
+    /// Where the compiler's version is remembered (by its path, size and modification time)
+    /// between runs: the user's cache folder, so that a course's fresh result cache does not
+    /// cost a `swiftc --version` every time.
+    static var compilerVersionMemo: String {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache"
+        return base + "/coursebook/compiler-version"
+    }
+
+    // MARK: render
+
+    /// The pages, rendered on every core into a staging folder beside the destination.
+    func render(_ input: SiteInput, out: String) throws(PipelineError) -> (site: SiteStaging, pages: Int, assets: Int) {
+        let staging: SiteStaging
+        do {
+            staging = try SiteStaging(destination: out)
+        } catch {
+            throw siteError(.render, error)
+        }
+        do {
+            let made = try SitePages.render(input, into: staging)
+            return (staging, made.pages, made.assets)
+        } catch {
+            staging.discard()
+            throw siteError(.render, error)
+        }
+    }
+
+    // MARK: write
+
+    /// The staged site in place of the destination.
+    func write(_ staging: SiteStaging, out: String) throws(PipelineError) {
+        do {
+            try staging.commit()
+        } catch {
+            throw siteError(.write, error)
+        }
+    }
+
+    /// `--update`: the lessons the check rewrote, each written atomically and once. A file that
+    /// cannot be written becomes an error, and its scenarios count as failed.
+    func write(rewritesOf report: CheckReport) -> CheckReport {
+        var report = report
+        var written: [LessonRewrite] = []
+        for rewrite in report.rewrites {
+            do {
+                try writeAtomically(rewrite.bytes, to: rewrite.path)
+                written.append(rewrite)
+            } catch {
+                report.diagnostics.append(.error(
+                    .updateFailed, "cannot write the lesson: \(error)",
+                    at: rewrite.updates.first.map { SourceLocation(file: $0.location.file, line: 1) }))
+                for index in report.results.indices
+                where report.results[index].lessonIndex == rewrite.lessonIndex && report.results[index].status == .passed {
+                    report.results[index].status = .failed
+                }
+            }
+        }
+        report.rewrites = written
+        return report
+    }
+
+    private func siteError(_ step: PipelineStep, _ error: SiteWriteError) -> PipelineError {
+        PipelineError(step, path: error.folder, status: .siteNotWritten,
+                      diagnostic: .error(.siteNotWritten, error.description, at: nil))
+    }
+}
+
+/// Work on a thread of its own while the caller goes on; `wait()` gives its result.
+private final class Background<Result: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result?
+
+    init(_ work: @escaping @Sendable () -> Result) {
+        let thread = Thread { [self] in
+            result = work()
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    func wait() -> Result {
+        done.wait()
+        return result!
+    }
+}

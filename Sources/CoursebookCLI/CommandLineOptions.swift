@@ -1,0 +1,128 @@
+import CoursePipeline
+
+/// A wrong command line, in words for the user.
+struct UsageError: Error, Equatable {
+    var message: String
+}
+
+/// One option of a command: its names, the value it takes (nil for a flag), the line `--help`
+/// shows for it, and what it sets in the command's typed options. The parser, the help text
+/// and the README's tables come from these.
+struct OptionSpec<Options>: Sendable {
+    var names: [String]
+    var value: String?
+    var help: String
+    var apply: @Sendable (inout Options, String?) throws(UsageError) -> Void
+
+    var isFlag: Bool { value == nil }
+}
+
+/// The options of `check` and `build`, one table each.
+enum CommandLineTable {
+    static let help = "show this help"
+
+    /// The options both commands take, applied to their shared part.
+    static func shared<Options>(_ part: WritableKeyPath<Options, SharedOptions> & Sendable) -> [OptionSpec<Options>] {
+        [
+            OptionSpec(names: ["--strict"], value: nil, help: "treat warnings as errors") { options, _ in
+                options[keyPath: part].strict = true
+            },
+            OptionSpec(names: ["--timeout"], value: "SECONDS", help: "stop a scenario that runs longer (default 10)") { options, text throws(UsageError) in
+                guard let text, let seconds = Double(text), seconds > 0, seconds.isFinite, seconds < 1e6 else {
+                    throw UsageError(message: "'--timeout' needs a number of seconds greater than 0, not '\(text ?? "")'")
+                }
+                options[keyPath: part].timeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
+            },
+            OptionSpec(names: ["--no-cache"], value: nil, help: "compile and run every scenario, ignoring cached results") { options, _ in
+                options[keyPath: part].cache = .none
+            },
+            OptionSpec(names: ["--cache-dir"], value: "DIR", help: "keep cached results in DIR (default COURSE_DIR/.coursebook-cache)") { options, folder in
+                // `--no-cache` wins, whichever comes first.
+                if options[keyPath: part].cache != .none { options[keyPath: part].cache = .folder(folder ?? "") }
+            },
+        ]
+    }
+
+    static let check: [OptionSpec<CheckCommandOptions>] = [
+        OptionSpec(names: ["--update"], value: nil, help: "rewrite 'output' and 'swift core' blocks from this run") { options, _ in
+            options.update = true
+        },
+    ] + shared(\.shared)
+
+    static let build: [OptionSpec<BuildCommandOptions>] = [
+        OptionSpec(names: ["--out"], value: "DIR", help: "the site's folder (required)") { options, folder in
+            options.out = folder ?? ""
+        },
+    ] + shared(\.shared)
+}
+
+/// What a command line asks for: the options, or the command's help.
+enum Parsed<Options> {
+    case run(Options)
+    case help
+}
+
+extension Array {
+    /// Parses a command's arguments with this table: flags, options with a value (`--out DIR`
+    /// or `--out=DIR`), `--` before arguments that start with a dash, at most one positional
+    /// argument (the course folder). Anything else is a usage error that names the argument.
+    func parse<Options>(_ arguments: [String], into initial: Options,
+                        course: WritableKeyPath<Options, String>) throws(UsageError) -> Parsed<Options>
+    where Element == OptionSpec<Options> {
+        var options = initial
+        var positionals: [String] = []
+        var given: Set<String> = []
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                guard positionals.isEmpty else { throw UsageError(message: "unexpected argument '\(argument)'") }
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" { onlyPositionals = true; continue }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if name == "--help" || name == "-h" {
+                guard inlineValue == nil else { throw UsageError(message: "'\(name)' takes no value") }
+                return .help
+            }
+            guard let spec = first(where: { $0.names.contains(name) }) else {
+                throw UsageError(message: "unknown option '\(name)'")
+            }
+            if spec.isFlag {
+                guard inlineValue == nil else { throw UsageError(message: "'\(name)' takes no value") }
+                try spec.apply(&options, nil)
+                continue
+            }
+            guard given.insert(spec.names[0]).inserted else { throw UsageError(message: "'\(name)' is given twice") }
+            if let inlineValue {
+                try spec.apply(&options, inlineValue)
+            } else {
+                guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+                    throw UsageError(message: "'\(name)' needs a value")
+                }
+                try spec.apply(&options, arguments[index])
+                index += 1
+            }
+        }
+        if let folder = positionals.first { options[keyPath: course] = folder }
+        return .run(options)
+    }
+}
+
+/// The option lines of a help text: names and value, then the help, in two columns.
+func optionLines<Options>(_ table: [OptionSpec<Options>]) -> String {
+    let rows = table.map { spec in
+        (spec.names.joined(separator: ", ") + (spec.value.map { " \($0)" } ?? ""), spec.help)
+    } + [("--help, -h", CommandLineTable.help)]
+    return rows.map { left, right in
+        "  " + left + String(repeating: " ", count: Swift.max(1, 21 - left.count)) + right
+    }.joined(separator: "\n")
+}

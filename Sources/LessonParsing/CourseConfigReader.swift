@@ -1,0 +1,73 @@
+import CourseModel
+import Foundation
+
+/// Reads `course.json`, strictly: every key known, every value of its type, so that a typo is
+/// an error at its line rather than a setting silently ignored.
+package enum CourseConfigReader {
+    private static let knownKeys = ["title", "language", "core", "templates"]
+
+    package static func read(_ bytes: [UInt8], file: String) throws(CourseReadError) -> CourseConfig {
+        let data = Data(bytes)
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+            let place = jsonErrorPlace(detail, in: bytes)
+            var reason = detail
+            if let range = detail.range(of: " around character") { reason = String(detail[..<range.lowerBound]) }
+            if reason.hasSuffix(".") { reason.removeLast() }
+            throw CourseReadError("not valid JSON" + (reason.isEmpty ? "" : ": \(reason.lowercased())"),
+                                  file: file, line: place?.line, column: place?.column ?? 1)
+        }
+        guard let fields = object as? [String: Any] else {
+            throw CourseReadError("course.json must hold one object: { \"title\": ..., \"language\": ..., \"core\": [...] }", file: file, line: 1)
+        }
+        for key in fields.keys.sorted() where !knownKeys.contains(key) {
+            throw CourseReadError("unknown key '\(key)' (known: \(knownKeys.joined(separator: ", ")))",
+                                  file: file, line: line(of: key, in: data))
+        }
+        func string(_ key: String) throws(CourseReadError) -> String {
+            guard let value = fields[key] else {
+                throw CourseReadError("missing '\(key)'", file: file, line: 1)
+            }
+            guard let text = value as? String, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw CourseReadError("'\(key)' must be a non-empty string", file: file, line: line(of: key, in: data))
+            }
+            return text
+        }
+        let title = try string("title")
+        let language = try string("language")
+        guard language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            throw CourseReadError("'language' must be a BCP 47 tag such as \"tr\" or \"en-GB\"", file: file, line: line(of: "language", in: data))
+        }
+        guard let coreValue = fields["core"] else {
+            throw CourseReadError("missing 'core': the Swift files every scenario is compiled with", file: file, line: 1)
+        }
+        guard let core = coreValue as? [String], !core.isEmpty, core.allSatisfy({ !$0.isEmpty }) else {
+            throw CourseReadError("'core' must be a non-empty list of paths (relative to the course folder)", file: file, line: line(of: "core", in: data))
+        }
+        var templates: String?
+        if fields["templates"] != nil { templates = try string("templates") }
+        return CourseConfig(title: title, language: language, core: core, templates: templates)
+    }
+
+    /// The line where `"text"` first appears in the file, for messages about a key or a value.
+    package static func line(of text: String, in data: Data) -> Int? {
+        let source = String(decoding: data, as: UTF8.self)
+        guard let range = source.range(of: "\"\(text)\"") else { return nil }
+        return source[..<range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+    }
+
+    /// Foundation names the place of a JSON error as `around character N` (a byte offset):
+    /// turned here into the line and column an editor shows.
+    private static func jsonErrorPlace(_ detail: String, in bytes: [UInt8]) -> (line: Int, column: Int)? {
+        guard let range = detail.range(of: "character "),
+              let offset = Int(detail[range.upperBound...].prefix { $0.isNumber }) else { return nil }
+        var line = 1, column = 1
+        for byte in bytes.prefix(offset) {
+            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+        }
+        return (line, column)
+    }
+}

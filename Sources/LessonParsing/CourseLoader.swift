@@ -1,0 +1,138 @@
+import CourseModel
+import Foundation
+
+/// The course cannot be read at all: no `course.json`, a core file missing, a lesson that is
+/// not UTF-8 ... The command stops with exit status 2 and this one message.
+package struct CourseReadError: Error, Equatable, Sendable {
+    package var diagnostic: Diagnostic
+
+    package init(_ summary: String, file: String, line: Int? = nil, column: Int = 1) {
+        diagnostic = .error(.courseUnreadable, summary,
+                            at: SourceLocation(file: file, line: line ?? 0, column: line == nil ? 0 : column))
+    }
+}
+
+/// A course as read from its folder: the model, each lesson's parsed document (in lesson
+/// order, for the site), and the findings about the lessons' structure.
+package struct LoadedCourse: Sendable {
+    package var course: Course
+    package var documents: [LessonDocument]
+    package var diagnostics: [Diagnostic]
+
+    package init(course: Course, documents: [LessonDocument], diagnostics: [Diagnostic]) {
+        self.course = course
+        self.documents = documents
+        self.diagnostics = diagnostics
+    }
+}
+
+/// Reads a course folder into a `Course`: `course.json`, the core files, and every lesson file
+/// (`NN-slug.md`, in order of name), each parsed once by cmark-gfm, the lessons on every core at
+/// once. A course that cannot be read throws.
+package enum CourseLoader {
+    package static func load(folder: String, counts: WorkCounts = WorkCounts()) throws(CourseReadError) -> LoadedCourse {
+        let display = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CourseReadError("no course folder here", file: display)
+        }
+
+        let configDisplay = displayPath(display, "course.json")
+        guard let configData = FileManager.default.contents(atPath: absolute + "/course.json") else {
+            throw CourseReadError("no course.json: a course folder needs one (title, language, core)", file: configDisplay)
+        }
+        let config = try CourseConfigReader.read(Array(configData), file: configDisplay)
+
+        var coreFiles: [CoreFile] = []
+        for relative in config.core {
+            let path = URL(fileURLWithPath: relative, relativeTo: URL(fileURLWithPath: absolute + "/"))
+                .standardizedFileURL.path
+            let shown = displayPath(display, relative)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CourseReadError("core file '\(relative)' does not exist (\(shown))",
+                                      file: configDisplay, line: CourseConfigReader.line(of: relative, in: configData))
+            }
+            let text = try decodeUTF8(Array(data), file: shown)
+            coreFiles.append(CoreFile(name: URL(fileURLWithPath: path).lastPathComponent,
+                                      path: path, displayPath: shown, text: text))
+        }
+
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: absolute)
+                .filter(isLessonFileName).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        } catch {
+            throw CourseReadError("cannot list the course folder: \(error.localizedDescription)", file: display)
+        }
+        guard !names.isEmpty else {
+            throw CourseReadError("no lesson files: lessons are named NN-slug.md (01-intro.md ...)", file: display)
+        }
+
+        let lessonFolder = absolute
+        let read = names.concurrentMap { name -> Result<(Lesson, LessonDocument, [Diagnostic]), CourseReadError> in
+            let shown = displayPath(display, name)
+            guard let data = FileManager.default.contents(atPath: lessonFolder + "/" + name) else {
+                return .failure(CourseReadError("cannot read the lesson file", file: shown))
+            }
+            let bytes = Array(data)
+            let text: String
+            do throws(CourseReadError) {
+                text = try decodeUTF8(bytes, file: shown)
+            } catch {
+                return .failure(error)
+            }
+            let document = LessonMarkdown.parse(text, counts: counts)
+            let (lesson, findings) = LessonAssembly.assemble(
+                fileName: name, path: shown, source: SourceText(bytes), elements: document.elements)
+            return .success((lesson, document, findings))
+        }
+        var lessons: [Lesson] = []
+        var documents: [LessonDocument] = []
+        var diagnostics: [Diagnostic] = []
+        for result in read {
+            switch result {
+            case .failure(let error): throw error
+            case .success(let (lesson, document, findings)):
+                lessons.append(lesson)
+                documents.append(document)
+                diagnostics += findings
+            }
+        }
+        return LoadedCourse(
+            course: Course(folder: display, folderPath: absolute, config: config, coreFiles: coreFiles,
+                           lessons: lessons),
+            documents: documents, diagnostics: diagnostics)
+    }
+
+    /// `NN-slug.md`: digits, a dash, a name, `.md`.
+    package static func isLessonFileName(_ name: String) -> Bool {
+        guard name.hasSuffix(".md"), !name.hasPrefix(".") else { return false }
+        let digits = name.prefix { $0.isASCII && $0.isNumber }
+        let rest = name.dropFirst(digits.count)
+        return !digits.isEmpty && rest.hasPrefix("-") && rest.count > "-.md".count
+    }
+
+    /// The text of a file that must be UTF-8, or an error at the line of its first bad byte.
+    static func decodeUTF8(_ bytes: [UInt8], file: String) throws(CourseReadError) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        // Find the first byte that does not decode, to name its line.
+        var line = 1, lineStart = 0, offset = 0
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        decoding: while true {
+            let before = offset
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                offset += UTF8.width(scalar)
+                if scalar == "\n" { line += 1; lineStart = offset }
+            case .emptyInput:
+                break decoding
+            case .error:
+                throw CourseReadError("not UTF-8: byte \(before + 1) (line \(line), column \(before - lineStart + 1)) does not decode; save the file as UTF-8",
+                                      file: file, line: line, column: before - lineStart + 1)
+            }
+        }
+        throw CourseReadError("not UTF-8; save the file as UTF-8", file: file)
+    }
+}

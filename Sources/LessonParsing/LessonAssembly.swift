@@ -1,0 +1,198 @@
+import CourseModel
+import Foundation
+
+/// Turns what the Markdown layer found in a lesson into a `Lesson`: the roles of its code
+/// blocks, scenarios paired with their `output` blocks, its limitation notes. The findings
+/// that need nothing but the lesson's own structure come back as diagnostics.
+package enum LessonAssembly {
+    package static func assemble(
+        fileName: String, path: String, source: SourceText, elements: [LessonElement]
+    ) -> (Lesson, [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        func at(_ line: Int, _ column: Int = 1) -> SourceLocation {
+            SourceLocation(file: path, line: line, column: column)
+        }
+
+        var headings: [Heading] = []
+        var codeBlocks: [CodeBlock] = []
+        var scenarios: [Scenario] = []
+        var notes: [LimitNote] = []
+        var introduction: Paragraph?
+        var title: String?
+        var mentions: [LimitNoteReference] = []
+        var ownLabel: LimitNoteReference?
+
+        for element in elements {
+            switch element {
+            case let .heading(level, text, line):
+                headings.append(Heading(level: level, text: text, line: line))
+                if level == 1, title == nil { title = text }
+
+            case let .paragraph(text, line, block):
+                switch LimitNoteLabel.parse(text) {
+                case let .note(number, body):
+                    notes.append(LimitNote(number: number, text: body, line: line))
+                    ownLabel = LimitNoteReference(number: number, line: line)
+                case let .missingFullStop(label):
+                    diagnostics.append(.warning(
+                        .limitNoteFullStop,
+                        "paragraph starts with '\(label)' but is not a limitation note; write '\(label). ...' to make it one",
+                        at: at(line)))
+                    fallthrough
+                case .none:
+                    if title != nil, introduction == nil {
+                        introduction = Paragraph(text: text, line: line, block: block)
+                    }
+                }
+
+            case let .mention(number, line):
+                let reference = LimitNoteReference(number: number, line: line)
+                // The Markdown layer reports a note's own label with the other mentions.
+                if reference == ownLabel { ownLabel = nil; continue }
+                mentions.append(reference)
+
+            case let .rawHTML(line, column):
+                diagnostics.append(.warning(
+                    .rawHTML,
+                    "raw HTML is shown on the page as text, not passed through; write Markdown, or one of the allowed tags exactly (<kbd>, <sub>, <sup>, <br>, <mark>, <abbr title=\"...\">, <details>, <summary>)",
+                    at: at(line, column)))
+
+            case let .code(element):
+                let (role, language, attributes, findings) = interpret(element, at: at)
+                diagnostics += findings
+                let block = CodeBlock(
+                    id: element.id, role: role, language: language, attributes: attributes,
+                    code: normalizingLineEnds(element.literal), line: element.line,
+                    fence: element.fence,
+                    columnOffsets: columnOffsets(of: element, in: source))
+                codeBlocks.append(block)
+
+                switch role {
+                case .scenario, .skippedScenario:
+                    scenarios.append(Scenario(block: block, isSkipped: role == .skippedScenario,
+                                              expected: nil))
+                case .output:
+                    if scenarios.isEmpty {
+                        diagnostics.append(.error(
+                            .outputWithoutScenario,
+                            "'output' block has no scenario above it",
+                            at: at(block.line)))
+                    } else if let earlier = scenarios[scenarios.count - 1].expected {
+                        diagnostics.append(.error(
+                            .outputRepeated,
+                            "second 'output' block for the scenario at line \(scenarios[scenarios.count - 1].line); a scenario has exactly one",
+                            at: at(block.line),
+                            notes: [.init("its first 'output' block is here", at: at(earlier.line))]))
+                    } else {
+                        scenarios[scenarios.count - 1].expected = block
+                    }
+                default:
+                    break
+                }
+            }
+        }
+
+        if title == nil {
+            diagnostics.append(.error(
+                .lessonWithoutTitle,
+                "lesson has no title: its first level-1 heading ('# ...') names it",
+                at: at(1)))
+        }
+        for scenario in scenarios where scenario.expected == nil && !scenario.isSkipped {
+            diagnostics.append(.error(
+                .scenarioWithoutOutput,
+                "scenario has no 'output' block; add one after it (or run 'coursebook check --update')",
+                at: at(scenario.line)))
+        }
+
+        let lesson = Lesson(
+            fileName: fileName, path: path, source: source, title: title, headings: headings,
+            codeBlocks: codeBlocks, scenarios: scenarios, notes: notes, mentions: mentions,
+            introduction: introduction)
+        return (lesson, diagnostics)
+    }
+
+    /// The role a code block's info string gives it, with findings about the string itself.
+    static func interpret(
+        _ element: CodeBlockElement, at: (Int, Int) -> SourceLocation
+    ) -> (CodeBlockRole, String, [String], [Diagnostic]) {
+        let words = element.info.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let language = words.first ?? ""
+        let attributes = Array(words.dropFirst())
+        var findings: [Diagnostic] = []
+        let location = at(element.line, element.column)
+
+        var role: CodeBlockRole
+        switch language {
+        case "swift":
+            var isScenario = false, skip = false
+            var core: String?? = .none
+            for attribute in attributes {
+                switch attribute {
+                case "scenario": isScenario = true
+                case "skip": skip = true
+                case "core": core = .some(nil)
+                case _ where attribute.hasPrefix("core="):
+                    let name = String(attribute.dropFirst("core=".count))
+                    core = .some(name.isEmpty ? nil : name)
+                default:
+                    findings.append(.warning(
+                        .unknownAttribute,
+                        "unknown attribute '\(attribute)' on a swift block (known: scenario, skip, core, core=Name.swift)",
+                        at: location))
+                }
+            }
+            if isScenario, core != nil {
+                findings.append(.error(
+                    .conflictingAttributes,
+                    "a swift block is either a scenario or a core listing, not both",
+                    at: location))
+            }
+            if skip, !isScenario {
+                findings.append(.warning(
+                    .skipWithoutScenario, "'skip' applies only to 'swift scenario' blocks",
+                    at: location))
+            }
+            if isScenario {
+                role = skip ? .skippedScenario : .scenario
+            } else if case .some(let name) = core {
+                role = .coreListing(name: name)
+            } else {
+                role = .illustration
+            }
+        case "output":
+            role = .output
+            if !attributes.isEmpty {
+                findings.append(.warning(
+                    .unknownAttribute,
+                    "an 'output' block takes no attributes; '\(attributes.joined(separator: " "))' is ignored",
+                    at: location))
+            }
+        default:
+            role = .other
+        }
+
+        if element.isNested, role != .other {
+            findings.append(.warning(
+                .nestedBlock,
+                "a '\(element.info)' block inside a list or a quote is shown as it is and not checked; put it at the top level",
+                at: location))
+            role = .other
+        }
+        return (role, language, attributes, findings)
+    }
+
+    /// For each line of the block's code, how many bytes of its source line come first.
+    static func columnOffsets(of element: CodeBlockElement, in source: SourceText) -> [Int] {
+        var codeLines = normalizingLineEnds(element.literal).split(separator: "\n", omittingEmptySubsequences: false)
+        if codeLines.last == "" { codeLines.removeLast() }
+        let first = element.fence == nil ? element.line : element.line + 1
+        return codeLines.enumerated().map { index, code in
+            let sourceLine = source.content(ofLine: first + index)
+            let codeBytes = Array(code.utf8)
+            guard sourceLine.count >= codeBytes.count,
+                  sourceLine.suffix(codeBytes.count).elementsEqual(codeBytes) else { return 0 }
+            return sourceLine.count - codeBytes.count
+        }
+    }
+}

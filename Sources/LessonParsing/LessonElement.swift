@@ -1,0 +1,45 @@
+import CourseModel
+
+/// What a `LessonDocument` reports of its lesson, in document order: only the parts that
+/// checking needs to know about. No cmark type leaves `LessonMarkdown.swift`; these do.
+package enum LessonElement: Sendable, Equatable {
+    /// A heading at the top level of the document (not inside a list or a quote).
+    case heading(level: Int, text: String, line: Int)
+    /// A paragraph at the top level of the document, as plain text (inline markup dropped,
+    /// soft line breaks as spaces).
+    case paragraph(text: String, line: Int, block: Int)
+    /// A code block at any depth.
+    case code(CodeBlockElement)
+    /// Raw HTML, which the site shows as text instead of passing it to the page.
+    case rawHTML(line: Int, column: Int)
+    /// `DRn` in prose, outside code and links: the site links it to note n.
+    case mention(number: Int, line: Int)
+}
+
+/// A code block as the parser saw it.
+package struct CodeBlockElement: Sendable, Equatable {
+    /// Its place among the document's code blocks: `CodeBlock.id`.
+    package var id: Int
+    /// The whole info string (`swift scenario skip`); empty for an indented block.
+    package var info: String
+    /// The content exactly as cmark-gfm hands it over, final newline included.
+    package var literal: String
+    /// The line of the opening fence (of the first line, for an indented block).
+    package var line: Int
+    package var column: Int
+    /// The fence, or nil for an indented code block.
+    package var fence: Fence?
+    /// Inside a list item or a block quote rather than at the top level.
+    package var isNested: Bool
+
+    package init(id: Int, info: String, literal: String, line: Int, column: Int, fence: Fence?,
+                 isNested: Bool) {
+        self.id = id
+        self.info = info
+        self.literal = literal
+        self.line = line
+        self.column = column
+        self.fence = fence
+        self.isNested = isNested
+    }
+}

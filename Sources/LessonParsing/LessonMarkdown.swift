@@ -1,0 +1,539 @@
+import CCmarkGFM
+import CourseModel
+import Glibc
+import Synchronization
+
+/// The one place that talks to cmark-gfm. A lesson is parsed once per command into a
+/// `LessonDocument`: the check reads its elements, the site renders its blocks, both from the
+/// same tree, and code blocks are matched by identity, never by line. Every string is copied
+/// out; no cmark type leaves this file.
+package enum LessonMarkdown {
+    /// Parses a lesson; `counts` counts the parse (tests show that a command parses each lesson
+    /// once).
+    package static func parse(_ source: String, counts: WorkCounts) -> LessonDocument {
+        counts.markdownParses.add(1, ordering: .relaxed)
+        let names = extensionNames
+        let root: OpaquePointer = parseLock.withLock { _ in
+            let parser = cmark_parser_new(CMARK_OPT_DEFAULT)!
+            defer { cmark_parser_free(parser) }
+            for name in names {
+                if let syntax = cmark_find_syntax_extension(name) {
+                    cmark_parser_attach_syntax_extension(parser, syntax)
+                }
+            }
+            var text = source
+            text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    cmark_parser_feed(parser, chars.baseAddress, chars.count)
+                }
+            }
+            return cmark_parser_finish(parser)!
+        }
+        return LessonDocument(root: root)
+    }
+
+    /// cmark-gfm keeps process-wide tables that `cmark_parser_finish` edits for the
+    /// extensions: two parses at once corrupt each other, so parsing takes this lock. Walking
+    /// and rendering a finished tree do not touch those tables.
+    private static let parseLock = Mutex<Void>(())
+
+    /// The extensions of GitHub Flavored Markdown; registering them is not thread-safe either,
+    /// so it happens once, here.
+    fileprivate static let extensionNames: [String] = {
+        cmark_gfm_core_extensions_ensure_registered()
+        return ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
+    }()
+}
+
+/// The kinds of cmark-gfm's nodes that coursebook tells apart. Core kinds come from the node's
+/// type number; the extensions' kinds have no exported numbers and are told by name.
+enum MarkdownNodeKind: Equatable {
+    case document, blockQuote, list, item, codeBlock, htmlBlock, paragraph, heading
+    case thematicBreak, text, softBreak, lineBreak, code, htmlInline, emphasis, strong
+    case link, image, table, tableRow, tableCell, strikethrough, taskItem
+    /// A kind coursebook has no use for (custom blocks, footnotes ...).
+    case other
+
+    init(_ node: OpaquePointer) {
+        switch cmark_node_get_type(node) {
+        case CMARK_NODE_DOCUMENT: self = .document
+        case CMARK_NODE_BLOCK_QUOTE: self = .blockQuote
+        case CMARK_NODE_LIST: self = .list
+        case CMARK_NODE_ITEM: self = .item
+        case CMARK_NODE_CODE_BLOCK: self = .codeBlock
+        case CMARK_NODE_HTML_BLOCK: self = .htmlBlock
+        case CMARK_NODE_PARAGRAPH: self = .paragraph
+        case CMARK_NODE_HEADING: self = .heading
+        case CMARK_NODE_THEMATIC_BREAK: self = .thematicBreak
+        case CMARK_NODE_TEXT: self = .text
+        case CMARK_NODE_SOFTBREAK: self = .softBreak
+        case CMARK_NODE_LINEBREAK: self = .lineBreak
+        case CMARK_NODE_CODE: self = .code
+        case CMARK_NODE_HTML_INLINE: self = .htmlInline
+        case CMARK_NODE_EMPH: self = .emphasis
+        case CMARK_NODE_STRONG: self = .strong
+        case CMARK_NODE_LINK: self = .link
+        case CMARK_NODE_IMAGE: self = .image
+        default:
+            switch String(cString: cmark_node_get_type_string(node)) {
+            case "table": self = .table
+            case "table_row": self = .tableRow
+            case "table_cell": self = .tableCell
+            case "strikethrough": self = .strikethrough
+            case "tasklist": self = .taskItem
+            default: self = .other
+            }
+        }
+    }
+}
+
+/// One lesson, parsed by cmark-gfm. The tree lives as long as the document; the check reads
+/// `elements`, the site asks for rendered blocks. A document is used by one thread at a time
+/// (its lock makes that so); different documents render side by side.
+package final class LessonDocument: @unchecked Sendable {
+    /// What checking needs to know, in document order: headings, paragraphs, code blocks (with
+    /// their identity), raw HTML, `DRn` mentions.
+    package let elements: [LessonElement]
+
+    private let state: Mutex<RenderState>
+
+    /// The tree and what the first rendering changed in it.
+    private struct RenderState: @unchecked Sendable {
+        var root: OpaquePointer
+        /// Code block nodes and their identity (`CodeBlock.id`).
+        var codeBlockIDs: [OpaquePointer: Int]
+        /// Raw HTML nodes that are allowed, with the HTML the page shows for each.
+        var allowedHTML: [OpaquePointer: String]
+        /// Top-level code blocks inside a `<details>`.
+        var inDetails: Set<Int>
+        /// Whether the tree was made ready for rendering (labels dropped, raw HTML made text,
+        /// mentions made links).
+        var prepared = false
+        /// Top-level limitation notes, node to number.
+        var noteNumbers: [OpaquePointer: Int] = [:]
+        /// The links made from `DRn` mentions, with their note numbers.
+        var mentionLinks: [(link: OpaquePointer, number: Int)] = []
+    }
+
+    fileprivate init(root: OpaquePointer) {
+        let read = Self.readElements(root)
+        elements = read.elements
+        state = Mutex(RenderState(root: root, codeBlockIDs: read.codeBlockIDs, allowedHTML: read.allowedHTML,
+                                  inDetails: read.inDetails))
+    }
+
+    deinit {
+        state.withLock { cmark_node_free($0.root) }
+    }
+
+    /// The lesson's top-level blocks for a page, in document order. Raw HTML becomes text; `DRn`
+    /// in prose becomes a link to `mentionHref(n)`. Which numbers get a link is settled by the
+    /// first call (a note the course lacks stays text), so every call must answer nil for the
+    /// same numbers.
+    package func renderBlocks(mentionHref: (Int) -> String?) -> [RenderedBlock] {
+        state.withLock { state in
+            Self.prepare(&state, mentionHref: mentionHref)
+            let renderer = Renderer()
+            var blocks: [RenderedBlock] = []
+            var index = 0
+            var node = cmark_node_first_child(state.root)
+            while let current = node {
+                blocks.append(Self.renderedBlock(current, index: index, state: state, renderer: renderer))
+                index += 1
+                node = cmark_node_next(current)
+            }
+            return blocks
+        }
+    }
+
+    /// The limitation notes alone, number to inline HTML (without the label), for a page that
+    /// lists them: the same tree rendered with another page's links.
+    package func renderNotes(mentionHref: (Int) -> String?) -> [Int: String] {
+        state.withLock { state in
+            Self.prepare(&state, mentionHref: mentionHref)
+            let renderer = Renderer()
+            var notes: [Int: String] = [:]
+            for (node, number) in state.noteNumbers {
+                notes[number] = Self.innerParagraphHTML(renderer.html(node))
+            }
+            return notes
+        }
+    }
+
+    // MARK: Reading
+
+    /// What one walk over the tree finds.
+    private struct Reading {
+        var elements: [LessonElement] = []
+        var codeBlockIDs: [OpaquePointer: Int] = [:]
+        var allowedHTML: [OpaquePointer: String] = [:]
+        var inDetails: Set<Int> = []
+    }
+
+    /// A raw HTML node as the walk met it.
+    private struct HTMLNode {
+        var node: OpaquePointer
+        var parent: OpaquePointer?
+        var isBlock: Bool
+        var isTopLevel: Bool
+        var pieces: [AllowedHTML.Piece]?
+        /// Where its `rawHTML` element stands, taken out again when the node is allowed.
+        var element: Int
+    }
+
+    /// A top-level block, for following `<details>` through the document.
+    private enum TopLevel {
+        case html(Int)
+        case heading
+        case code(Int)
+    }
+
+    /// One walk over the tree, keeping a link depth so that text inside links is known
+    /// without climbing to the root.
+    private static func readElements(_ root: OpaquePointer) -> Reading {
+        var reading = Reading()
+        var htmlNodes: [HTMLNode] = []
+        var topLevel: [TopLevel] = []
+        var linkDepth = 0
+        var topLevelIndex = -1
+        walk(root) { node, kind, entering in
+            if kind == .link || kind == .image {
+                linkDepth += entering ? 1 : -1
+                return
+            }
+            guard entering else { return }
+            let line = Int(cmark_node_get_start_line(node))
+            let isTopLevel = cmark_node_parent(node) == root
+            if isTopLevel { topLevelIndex += 1 }
+            switch kind {
+            case .heading where isTopLevel:
+                topLevel.append(.heading)
+                reading.elements.append(.heading(level: Int(cmark_node_get_heading_level(node)),
+                                                 text: plainText(node), line: line))
+            case .paragraph where isTopLevel:
+                reading.elements.append(.paragraph(text: plainText(node), line: line, block: topLevelIndex))
+            case .codeBlock:
+                var length: Int32 = 0, offset: Int32 = 0
+                var character: CChar = 0
+                let isFenced = cmark_node_get_fenced(node, &length, &offset, &character) != 0
+                let id = reading.codeBlockIDs.count
+                reading.codeBlockIDs[node] = id
+                if isTopLevel { topLevel.append(.code(id)) }
+                reading.elements.append(.code(CodeBlockElement(
+                    id: id,
+                    info: cmark_node_get_fence_info(node).map { String(cString: $0) } ?? "",
+                    literal: literal(node), line: line,
+                    column: Int(cmark_node_get_start_column(node)),
+                    fence: isFenced ? Fence(character: UInt8(bitPattern: character),
+                                            length: Int(length), indent: Int(offset)) : nil,
+                    isNested: !isTopLevel)))
+            case .htmlBlock, .htmlInline:
+                if isTopLevel { topLevel.append(.html(htmlNodes.count)) }
+                htmlNodes.append(HTMLNode(node: node, parent: cmark_node_parent(node), isBlock: kind == .htmlBlock,
+                                          isTopLevel: isTopLevel,
+                                          pieces: AllowedHTML.pieces(literal(node), isBlock: kind == .htmlBlock),
+                                          element: reading.elements.count))
+                reading.elements.append(.rawHTML(line: line, column: Int(cmark_node_get_start_column(node))))
+            case .text where linkDepth == 0 && mayMention(node):
+                for mention in LimitNoteMention.find(in: literal(node)) {
+                    reading.elements.append(.mention(number: mention.number, line: line))
+                }
+            default:
+                break
+            }
+        }
+        let allowed = judge(htmlNodes, topLevel: topLevel, inDetails: &reading.inDetails)
+        for index in allowed {
+            reading.allowedHTML[htmlNodes[index].node] = AllowedHTML.html(htmlNodes[index].pieces!)
+        }
+        let dropped = Set(allowed.map { htmlNodes[$0].element })
+        reading.elements = reading.elements.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+        return reading
+    }
+
+    /// Which raw HTML nodes pass (by their place in `nodes`). Inline tags must open and close
+    /// inside one paragraph; `<details>` must stand at the top level, close what it opens, and
+    /// hide no heading. When a document breaks a rule, none of its tags of that kind pass.
+    private static func judge(_ nodes: [HTMLNode], topLevel: [TopLevel], inDetails: inout Set<Int>) -> [Int] {
+        var allowed: [Int] = []
+        // Inline tags, paragraph by paragraph.
+        var byParent: [OpaquePointer: [Int]] = [:]
+        var parents: [OpaquePointer] = []
+        for (index, node) in nodes.enumerated() where !node.isBlock {
+            guard let parent = node.parent else { continue }
+            if byParent[parent] == nil { parents.append(parent) }
+            byParent[parent, default: []].append(index)
+        }
+        for parent in parents {
+            let indices = byParent[parent]!
+            var open: [String] = []
+            var balanced = true
+            for index in indices {
+                guard let piece = nodes[index].pieces?.first else { balanced = false; break }
+                switch piece {
+                case .open(let name, _) where AllowedHTML.voidNames.contains(name): break
+                case .open(let name, _): open.append(name)
+                case .close(let name): if open.popLast() != name { balanced = false }
+                case .text: balanced = false
+                }
+            }
+            if balanced, open.isEmpty { allowed += indices }
+        }
+        // `<details>` blocks, through the top level of the document.
+        var depth = 0
+        var candidates: [Int] = []
+        var hidden: Set<Int> = []
+        var sound = !nodes.contains { $0.isBlock && !$0.isTopLevel && $0.pieces != nil }
+        for entry in topLevel {
+            switch entry {
+            case .html(let index):
+                guard nodes[index].isBlock, let pieces = nodes[index].pieces else { continue }
+                candidates.append(index)
+                for piece in pieces {
+                    switch piece {
+                    case .open("details", _): depth += 1
+                    case .close("details"): depth -= 1
+                    case .open("summary", _): if depth == 0 { sound = false }
+                    default: break
+                    }
+                    if depth < 0 { sound = false }
+                }
+            case .heading:
+                // Sections are never hidden.
+                if depth > 0 { sound = false }
+            case .code(let id):
+                if depth > 0 { hidden.insert(id) }
+            }
+        }
+        if sound, depth == 0 {
+            allowed += candidates
+            inDetails = hidden
+        }
+        return allowed
+    }
+
+    /// Whether a text node holds `DR` at all: most do not, and need no Swift string.
+    private static func mayMention(_ node: OpaquePointer) -> Bool {
+        guard let text = cmark_node_get_literal(node) else { return false }
+        return strstr(text, "DR") != nil
+    }
+
+    /// Visits every node below `root` (not `root` itself), on entering and on leaving a
+    /// container. The visitor must not change the tree; collect nodes and change them after.
+    private static func walk(_ root: OpaquePointer,
+                             _ visit: (OpaquePointer, MarkdownNodeKind, _ entering: Bool) -> Void) {
+        let iterator = cmark_iter_new(root)
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard let node = cmark_iter_get_node(iterator), node != root else { continue }
+            visit(node, MarkdownNodeKind(node), event == CMARK_EVENT_ENTER)
+        }
+    }
+
+    private static func literal(_ node: OpaquePointer) -> String {
+        cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+    }
+
+    /// The text a reader sees, without markup; line breaks inside a paragraph as spaces.
+    private static func plainText(_ node: OpaquePointer) -> String {
+        var text = ""
+        var child = cmark_node_first_child(node)
+        while let current = child {
+            switch MarkdownNodeKind(current) {
+            case .text, .code, .htmlInline: text += literal(current)
+            case .softBreak, .lineBreak: text += " "
+            default: text += plainText(current)
+            }
+            child = cmark_node_next(current)
+        }
+        return text
+    }
+
+    // MARK: Rendering
+
+    /// Makes the tree ready for pages, once: notes lose their `DRn.` label (first, so that the
+    /// label is not taken for a mention), raw HTML becomes text, mentions become links. After
+    /// that, only the links' targets change from one page to another.
+    private static func prepare(_ state: inout RenderState, mentionHref: (Int) -> String?) {
+        if !state.prepared {
+            state.prepared = true
+            var node = cmark_node_first_child(state.root)
+            while let current = node {
+                node = cmark_node_next(current)
+                if MarkdownNodeKind(current) == .paragraph,
+                   case let .note(number, _) = LimitNoteLabel.parse(plainText(current)) {
+                    state.noteNumbers[current] = number
+                    dropLimitNoteLabel(from: current)
+                }
+            }
+            var rawHTML: [(OpaquePointer, isBlock: Bool)] = []
+            var mentionTexts: [OpaquePointer] = []
+            var linkDepth = 0
+            walk(state.root) { node, kind, entering in
+                switch kind {
+                case .link, .image: linkDepth += entering ? 1 : -1
+                case .htmlBlock where entering: rawHTML.append((node, true))
+                case .htmlInline where entering: rawHTML.append((node, false))
+                case .text where entering && linkDepth == 0:
+                    if mayMention(node), !LimitNoteMention.find(in: literal(node)).isEmpty {
+                        mentionTexts.append(node)
+                    }
+                default: break
+                }
+            }
+            for (node, isBlock) in rawHTML {
+                let replacement: OpaquePointer
+                if let html = state.allowedHTML[node] {
+                    // An allowed tag: the page gets the HTML written from its parsed pieces.
+                    replacement = cmark_node_new(isBlock ? CMARK_NODE_CUSTOM_BLOCK : CMARK_NODE_CUSTOM_INLINE)!
+                    cmark_node_set_on_enter(replacement, html)
+                    cmark_node_set_on_exit(replacement, "")
+                } else {
+                    // Any other raw HTML is never passed to the page: inline HTML becomes text, an
+                    // HTML block a code block, so the reader sees what the author wrote and no
+                    // script runs.
+                    replacement = cmark_node_new(isBlock ? CMARK_NODE_CODE_BLOCK : CMARK_NODE_TEXT)!
+                    cmark_node_set_literal(replacement, cmark_node_get_literal(node))
+                }
+                cmark_node_insert_before(node, replacement)
+                cmark_node_free(node)
+            }
+            for node in mentionTexts {
+                state.mentionLinks += linkMentions(in: node, linked: { mentionHref($0) != nil })
+            }
+        }
+        for (link, number) in state.mentionLinks {
+            cmark_node_set_url(link, mentionHref(number) ?? "#dr\(number)")
+        }
+    }
+
+    /// Splits a text node at its `DRn` mentions, each linked one becoming a link node; returns
+    /// the links.
+    private static func linkMentions(in node: OpaquePointer,
+                                     linked: (Int) -> Bool) -> [(link: OpaquePointer, number: Int)] {
+        let text = literal(node)
+        let mentions = LimitNoteMention.find(in: text).filter { linked($0.number) }
+        guard !mentions.isEmpty else { return [] }
+        var links: [(link: OpaquePointer, number: Int)] = []
+        var cursor = text.startIndex
+        for mention in mentions {
+            insertText(String(text[cursor..<mention.range.lowerBound]), before: node)
+            let link = cmark_node_new(CMARK_NODE_LINK)!
+            let label = cmark_node_new(CMARK_NODE_TEXT)!
+            cmark_node_set_literal(label, String(text[mention.range]))
+            cmark_node_append_child(link, label)
+            cmark_node_insert_before(node, link)
+            links.append((link, mention.number))
+            cursor = mention.range.upperBound
+        }
+        insertText(String(text[cursor...]), before: node)
+        cmark_node_free(node)
+        return links
+    }
+
+    private static func insertText(_ text: String, before node: OpaquePointer) {
+        guard !text.isEmpty else { return }
+        let textNode = cmark_node_new(CMARK_NODE_TEXT)!
+        cmark_node_set_literal(textNode, text)
+        cmark_node_insert_before(node, textNode)
+    }
+
+    private static func renderedBlock(_ node: OpaquePointer, index: Int, state: RenderState,
+                                      renderer: Renderer) -> RenderedBlock {
+        switch MarkdownNodeKind(node) {
+        case .heading:
+            let level = Int(cmark_node_get_heading_level(node))
+            let html = renderer.html(node)
+            let open = "<h\(level)>", close = "</h\(level)>\n"
+            let inner = html.hasPrefix(open) && html.hasSuffix(close)
+                ? String(html.dropFirst(open.count).dropLast(close.count)) : html
+            return .heading(level: level, text: plainText(node), innerHTML: inner)
+        case .codeBlock:
+            // An HTML block turned into a code block is not one of the lesson's code blocks:
+            // it is rendered here, as it is.
+            guard let id = state.codeBlockIDs[node] else { return .html(renderer.html(node), block: index) }
+            return .code(id: id, inDetails: state.inDetails.contains(id))
+        case .paragraph:
+            guard let number = state.noteNumbers[node] else { return .html(renderer.html(node), block: index) }
+            return .limitNote(number: number, innerHTML: innerParagraphHTML(renderer.html(node)))
+        default:
+            return .html(renderer.html(node), block: index)
+        }
+    }
+
+    private static func innerParagraphHTML(_ html: String) -> String {
+        html.hasPrefix("<p>") && html.hasSuffix("</p>\n") ? String(html.dropFirst(3).dropLast(5)) : html
+    }
+
+    /// Removes the `DRn.` label (and the spaces after it) from the start of a note's paragraph:
+    /// the page shows the label on its own.
+    private static func dropLimitNoteLabel(from paragraph: OpaquePointer) {
+        var node = cmark_node_first_child(paragraph)
+        // The label may sit inside emphasis: `**DR3.** ...`.
+        while let current = node, MarkdownNodeKind(current) != .text { node = cmark_node_first_child(current) }
+        guard let text = node, case .note = LimitNoteLabel.parse(literal(text)) else { return }
+        let afterLabel = literal(text).drop { $0 != "." }.dropFirst()
+        var container = cmark_node_parent(text)
+        if afterLabel.isEmpty {
+            cmark_node_free(text)
+            // Emphasis that held only the label goes with it.
+            while let parent = container, parent != paragraph, cmark_node_first_child(parent) == nil {
+                container = cmark_node_parent(parent)
+                cmark_node_free(parent)
+            }
+        } else {
+            cmark_node_set_literal(text, String(afterLabel))
+        }
+        // What now starts the paragraph must not be a line break or spaces.
+        while let first = cmark_node_first_child(paragraph) {
+            let kind = MarkdownNodeKind(first)
+            if kind == .softBreak || kind == .lineBreak {
+                cmark_node_free(first)
+            } else if kind == .text {
+                let trimmed = literal(first).drop { $0 == " " || $0 == "\t" }
+                if trimmed.isEmpty { cmark_node_free(first); continue }
+                cmark_node_set_literal(first, String(trimmed))
+                break
+            } else {
+                break
+            }
+        }
+    }
+
+    /// cmark-gfm's HTML renderer with the GitHub extensions, for one rendering pass.
+    private final class Renderer {
+        private let allocator = cmark_get_default_mem_allocator()
+        private var extensions: UnsafeMutablePointer<cmark_llist>?
+
+        init() {
+            for name in LessonMarkdown.extensionNames {
+                if let syntax = cmark_find_syntax_extension(name) {
+                    extensions = cmark_llist_append(allocator, extensions, UnsafeMutableRawPointer(syntax))
+                }
+            }
+        }
+
+        deinit { cmark_llist_free(allocator, extensions) }
+
+        func html(_ node: OpaquePointer) -> String {
+            guard let rendered = cmark_render_html(node, CMARK_OPT_DEFAULT, extensions) else { return "" }
+            defer { allocator!.pointee.free(rendered) }
+            return String(cString: rendered)
+        }
+    }
+}
+
+/// A top-level block of a lesson, rendered for the site.
+package enum RenderedBlock: Sendable, Equatable {
+    /// A heading: its plain text (for anchors and the sidebar) and its inline HTML.
+    case heading(level: Int, text: String, innerHTML: String)
+    /// One of the lesson's code blocks (`CodeBlock.id`): the site renders it from the block
+    /// and the check's results. `inDetails`: it stands inside a `<details>` of the lesson.
+    case code(id: Int, inDetails: Bool)
+    /// A limitation note: its paragraph's inline HTML, without the `DRn.` label.
+    case limitNote(number: Int, innerHTML: String)
+    /// Any other block, rendered by cmark-gfm; `block` is its place among the top-level blocks.
+    case html(String, block: Int)
+}

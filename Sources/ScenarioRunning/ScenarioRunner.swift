@@ -1,0 +1,355 @@
+import CourseModel
+import Foundation
+import Synchronization
+
+extension ScenarioRunner: ScenarioRunning {}
+
+/// Compiles and runs scenarios with the core files: from the cache when it can, else batched
+/// into as few `swiftc` runs as possible, each scenario in a function of its own and run in
+/// isolation from the others' failures.
+package struct ScenarioRunner: Sendable {
+    /// A core file: where it is, and how messages name it.
+    package struct CoreFile: Sendable {
+        package var path: String
+        package var displayPath: String
+
+        package init(path: String, displayPath: String) {
+            self.path = path
+            self.displayPath = displayPath
+        }
+    }
+
+    package var compiler: SwiftCompiler
+    package var coreFiles: [CoreFile]
+    package var settings: RunSettings
+    package var cache: ResultCache?
+    /// A digest of the core files' names and texts, part of every cache key.
+    package var coreDigest: String
+
+    package init(compiler: SwiftCompiler, coreFiles: [CourseModel.CoreFile], settings: RunSettings,
+                 cache: ResultCache?) {
+        self.compiler = compiler
+        self.coreFiles = coreFiles.map { CoreFile(path: $0.path, displayPath: $0.displayPath) }
+        self.settings = settings
+        self.cache = cache
+        coreDigest = ResultCache.coreDigest(coreFiles.map { ($0.name, $0.text) })
+    }
+
+    package var compilerVersion: String { compiler.version }
+
+    package func run(_ jobs: [ScenarioJob]) -> RunReport {
+        let keys = jobs.concurrentMap { job in
+            ResultCache.key(toolVersion: CoursebookVersion.current, compilerVersion: compiler.version,
+                            coreDigest: coreDigest, source: job.source)
+        }
+        var outcomes = [ScenarioOutcome?](repeating: nil, count: jobs.count)
+        var pending: [Int] = []
+        for (index, key) in keys.enumerated() {
+            if let output = cache?.lookup(key) {
+                outcomes[index] = .completed(output: output, standardError: "", fromCache: true)
+            } else {
+                pending.append(index)
+            }
+        }
+        let cachedCount = jobs.count - pending.count
+        guard !pending.isEmpty else {
+            return RunReport(outcomes: outcomes.map { $0! }, compiledCount: 0,
+                             cachedCount: cachedCount, compilerRuns: 0, diagnostics: [])
+        }
+
+        let session = RunSession(runner: self, jobs: jobs)
+        defer { session.removeWorkspace() }
+        session.run(pending)
+
+        let results = session.results
+        let coreErrors = session.coreErrors
+        var fresh: [(key: String, output: String)] = []
+        for index in pending {
+            let outcome = results[index]
+                ?? (coreErrors != nil ? .coreFailed
+                    : .crashed(.exited(-1), output: "", standardError: "coursebook lost this scenario's result"))
+            outcomes[index] = outcome
+            if case let .completed(output, _, false) = outcome {
+                fresh.append((keys[index], output))
+            }
+        }
+        cache?.store(fresh)
+        let diagnostics = coreErrors ?? []
+        return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count,
+                         cachedCount: cachedCount, compilerRuns: session.compilerRuns,
+                         diagnostics: diagnostics)
+    }
+}
+
+/// One run of the runner: a scratch folder, the results so far, the compiler runs counted.
+/// Programs of one scenario compile and run in parallel, so the mutable parts sit behind a lock.
+private final class RunSession: Sendable {
+    let runner: ScenarioRunner
+    let jobs: [ScenarioJob]
+    let workspace: String
+    private let state = Mutex(State())
+
+    struct State {
+        var results: [Int: ScenarioOutcome] = [:]
+        var compilerRuns = 0
+        var coreErrors: [Diagnostic]?
+        var programNumber = 0
+    }
+
+    init(runner: ScenarioRunner, jobs: [ScenarioJob]) {
+        self.runner = runner
+        self.jobs = jobs
+        workspace = FileManager.default.temporaryDirectory
+            .appendingPathComponent("coursebook-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        try? FileManager.default.createDirectory(atPath: workspace, withIntermediateDirectories: true)
+    }
+
+    var results: [Int: ScenarioOutcome] { state.withLock { $0.results } }
+    var compilerRuns: Int { state.withLock { $0.compilerRuns } }
+    var coreErrors: [Diagnostic]? { state.withLock { $0.coreErrors } }
+
+    func removeWorkspace() {
+        try? FileManager.default.removeItem(atPath: workspace)
+    }
+
+    func run(_ indices: [Int]) {
+        var alone: [Int] = []
+        var together: [Int] = []
+        for index in indices {
+            if jobs[index].shape.needsOwnProgram {
+                alone.append(index)
+            } else {
+                together.append(index)
+            }
+        }
+        alone += runTogether(together)
+        guard coreErrors == nil else { return }
+        let ordered = alone.sorted()
+        // Programs of one scenario compile side by side; a single one uses every core itself.
+        let compilerJobs = ordered.count == 1 ? runner.settings.parallelism : 1
+        DispatchQueue.concurrentPerform(iterations: ordered.count) { position in
+            runAlone(ordered[position], compilerJobs: compilerJobs)
+        }
+    }
+
+    // MARK: Batches
+
+    /// Compiles the scenarios into one program and runs them. Returns the scenarios that must
+    /// be compiled on their own: those the compiler blamed (inside a function they may not be
+    /// valid, alone they may), and any left when the blame could not be placed.
+    private func runTogether(_ indices: [Int]) -> [Int] {
+        guard indices.count > 1 else { return indices }
+        let folder = newProgramFolder("batch")
+        let files = ScenarioProgram.batch(indices.map { ($0, jobs[$0].source) },
+                                          fileCount: runner.settings.parallelism)
+        let program = "\(folder)/program"
+        let compiled = compileBatch(files, in: folder, output: program)
+        if compiled.succeeded {
+            return execute(program: program, indices: indices, in: folder)
+        }
+
+        var blamed = Set<Int>()
+        var unplaced = false
+        var coreErrors: [Diagnostic] = []
+        for diagnostic in compiled.diagnostics where diagnostic.severity == "error" {
+            if let core = coreFile(diagnostic.file) {
+                coreErrors.append(lessonDiagnostic(diagnostic, coreDisplay: core.displayPath))
+            } else if let owner = indices.first(where: { owns(jobs[$0].source, diagnostic) }) {
+                blamed.insert(owner)
+            } else {
+                unplaced = true
+            }
+        }
+        if !coreErrors.isEmpty {
+            state.withLock { $0.coreErrors = coreErrors }
+            return []
+        }
+        if unplaced || blamed.isEmpty {
+            let half = indices.count / 2
+            return runTogether(Array(indices[..<half])) + runTogether(Array(indices[half...]))
+        }
+        return blamed.sorted() + runTogether(indices.filter { !blamed.contains($0) })
+    }
+
+    /// Runs a batch program until every scenario has an outcome: a scenario that ends the
+    /// program fails alone, and the program starts again with the scenarios after it.
+    private func execute(program: String, indices: [Int], in folder: String) -> [Int] {
+        var remaining = indices
+        var alone: [Int] = []
+        while !remaining.isEmpty {
+            let nonce = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            var watcher = ScenarioWatcher(nonce: nonce, timeLimit: runner.settings.timeLimit,
+                                          outputCap: runner.settings.outputCap)
+            let termination: Termination
+            do {
+                termination = try ChildProcess(
+                    executable: program, arguments: [nonce] + remaining.map(String.init),
+                    environment: Self.programEnvironment, workingDirectory: folder
+                ).run(watching: &watcher)
+            } catch {
+                record(remaining, .crashed(.exited(127), output: "", standardError: error.description))
+                return alone
+            }
+            watcher.finishStreams()
+            var outcomes = watcher.outcomes(after: termination)
+            // A scenario that ended the whole program with status 0 (it called `exit(0)`)
+            // would simply have finished as a program of its own: run it that way.
+            if termination.isSuccess, let unfinished = watcher.current?.index {
+                outcomes[unfinished] = nil
+                alone.append(unfinished)
+                remaining.removeAll { $0 == unfinished }
+            }
+            for (index, outcome) in outcomes { record([index], outcome) }
+            let before = remaining.count
+            remaining.removeAll { outcomes[$0] != nil }
+            if remaining.count == before, !remaining.isEmpty, watcher.current == nil {
+                // Nothing began: the program itself cannot run.
+                record(remaining, .crashed(termination, output: "", standardError: ""))
+                break
+            }
+        }
+        return alone
+    }
+
+    // MARK: Programs of one scenario
+
+    private func runAlone(_ index: Int, compilerJobs: Int) {
+        let source = jobs[index].source
+        let shape = jobs[index].shape
+        let folder = newProgramFolder("alone")
+        let program = "\(folder)/program"
+        let compiled = compile(ScenarioProgram.standalone(source, hasMainAttribute: shape.hasMainAttribute),
+                               in: folder, output: program, jobs: compilerJobs, parseAsLibrary: shape.hasMainAttribute)
+        guard compiled.succeeded else {
+            var lessonErrors: [Diagnostic] = []
+            var coreErrors: [Diagnostic] = []
+            for diagnostic in compiled.diagnostics where diagnostic.severity == "error" {
+                if let core = coreFile(diagnostic.file) {
+                    coreErrors.append(lessonDiagnostic(diagnostic, coreDisplay: core.displayPath))
+                } else {
+                    lessonErrors.append(lessonDiagnostic(diagnostic, scenario: source))
+                }
+            }
+            if !coreErrors.isEmpty {
+                state.withLock { if $0.coreErrors == nil { $0.coreErrors = coreErrors } }
+                record([index], .coreFailed)
+                return
+            }
+            if lessonErrors.isEmpty {
+                lessonErrors.append(.error(
+                    .compileError,
+                    "scenario does not compile (\(compiled.termination))",
+                    at: SourceLocation(file: source.file, line: source.firstLine),
+                    attachment: compiled.transcript.isEmpty ? nil : compiled.transcript))
+            }
+            record([index], .compileFailed(lessonErrors))
+            return
+        }
+        var watcher = ScenarioWatcher(single: index, timeLimit: runner.settings.timeLimit,
+                                      outputCap: runner.settings.outputCap)
+        do {
+            let termination = try ChildProcess(executable: program, arguments: [],
+                                               environment: Self.programEnvironment,
+                                               workingDirectory: folder).run(watching: &watcher)
+            watcher.finishStreams()
+            for (outcomeIndex, outcome) in watcher.outcomes(after: termination) {
+                record([outcomeIndex], outcome)
+            }
+        } catch {
+            record([index], .crashed(.exited(127), output: "", standardError: error.description))
+        }
+    }
+
+    // MARK: Shared steps
+
+    /// Scenario programs crash without the runtime's backtracer, which would spend seconds
+    /// symbolicating a trap the report does not need. Hashing is seeded the same way every run,
+    /// so that the order of a Set, a Dictionary or the Observation framework's callbacks is the
+    /// same each time a scenario runs, and a cached answer stays the answer.
+    private static let programEnvironment = ["SWIFT_BACKTRACE": "enable=no", "SWIFT_DETERMINISTIC_HASHING": "1"]
+
+    private func newProgramFolder(_ kind: String) -> String {
+        let number = state.withLock { state -> Int in
+            state.programNumber += 1
+            return state.programNumber
+        }
+        let folder = "\(workspace)/\(kind)-\(number)"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Compiles a batch. The driver runs one frontend job per file, as many at a time as
+    /// there are cores, in the order given: the scenario files (the heavy part, one per core)
+    /// go first, so that they run side by side, and the light files (core files,
+    /// `main.swift`) after them.
+    private func compileBatch(_ files: [(name: String, contents: String)], in folder: String,
+                              output: String) -> CompileResult {
+        let written = write(files, in: folder)
+        let sources = written.dropLast() + runner.coreFiles.map(\.path) + [written.last!]
+        state.withLock { $0.compilerRuns += 1 }
+        return runner.compiler.compile(sources: Array(sources), output: output, workingDirectory: folder,
+                                       jobs: runner.settings.parallelism)
+    }
+
+    private func compile(_ files: [(name: String, contents: String)], in folder: String,
+                         output: String, jobs: Int, parseAsLibrary: Bool) -> CompileResult {
+        // The scenario's own file first (it is the heavy one), then the core, the prelude last.
+        let written = write(files, in: folder)
+        let sources = written.prefix(1) + runner.coreFiles.map(\.path) + written.dropFirst()
+        state.withLock { $0.compilerRuns += 1 }
+        return runner.compiler.compile(sources: Array(sources), output: output, workingDirectory: folder,
+                                       jobs: jobs, parseAsLibrary: parseAsLibrary)
+    }
+
+    /// Writes generated files and returns their paths. A file that cannot be written shows up
+    /// as the compiler's "no such file".
+    private func write(_ files: [(name: String, contents: String)], in folder: String) -> [String] {
+        files.map { file in
+            let path = "\(folder)/\(file.name)"
+            _ = FileManager.default.createFile(atPath: path, contents: Data(file.contents.utf8))
+            return path
+        }
+    }
+
+    private func record(_ indices: [Int], _ outcome: ScenarioOutcome) {
+        state.withLock { state in
+            for index in indices { state.results[index] = outcome }
+        }
+    }
+
+    private func coreFile(_ path: String?) -> ScenarioRunner.CoreFile? {
+        guard let path else { return nil }
+        return runner.coreFiles.first { $0.path == path }
+    }
+
+    private func owns(_ source: ScenarioSource, _ diagnostic: CompilerDiagnostic) -> Bool {
+        diagnostic.file == source.file && source.lines.contains(diagnostic.line)
+    }
+
+    /// A compiler diagnostic placed in a lesson: the line is the lesson's already (through
+    /// `#sourceLocation`); the column gains the bytes before the code on that line.
+    private func lessonDiagnostic(_ diagnostic: CompilerDiagnostic, scenario: ScenarioSource) -> Diagnostic {
+        func place(_ item: CompilerDiagnostic) -> SourceLocation? {
+            if let core = coreFile(item.file) {
+                return SourceLocation(file: core.displayPath, line: item.line, column: item.column)
+            }
+            guard item.file == scenario.file, scenario.lines.contains(item.line) else { return nil }
+            let codeLine = item.line - scenario.firstLine
+            let offset = codeLine < scenario.columnOffsets.count ? scenario.columnOffsets[codeLine] : 0
+            return SourceLocation(file: scenario.file, line: item.line, column: item.column + offset)
+        }
+        let location = place(diagnostic) ?? SourceLocation(file: scenario.file, line: scenario.firstLine)
+        return .error(.compileError, diagnostic.message, at: location,
+                      notes: diagnostic.notes.map { .init($0.message, at: place($0)) })
+    }
+
+    private func lessonDiagnostic(_ diagnostic: CompilerDiagnostic, coreDisplay: String) -> Diagnostic {
+        .error(.coreCompileError, diagnostic.message,
+               at: SourceLocation(file: coreDisplay, line: diagnostic.line, column: diagnostic.column),
+               notes: diagnostic.notes.map { note in
+                   .init(note.message, at: coreFile(note.file).map {
+                       SourceLocation(file: $0.displayPath, line: note.line, column: note.column)
+                   })
+               })
+    }
+}

@@ -1,0 +1,176 @@
+internal import CourseFiles
+internal import CourseModel
+internal import SwiftParser
+internal import SwiftSyntax
+
+/// What reading one Swift block taught: what does not parse, its shape as a scenario, and its
+/// highlighted HTML (nil when it was not asked for and not known).
+package struct SwiftBlockReading: Sendable, Equatable {
+    package var problems: [SyntaxProblem]
+    package var needsOwnProgram: Bool
+    package var hasMainAttribute: Bool
+    package var highlighted: String?
+}
+
+/// Reads the Swift blocks of a course with the toolchain's parser, each distinct block text at
+/// most once per command and not at all when the content-addressed store already knows it: a
+/// parse yields the block's syntax problems, its shape as a scenario and its highlighted HTML
+/// together, and all three are kept.
+///
+/// This is the only module that sees swift-syntax: it is built with library evolution and
+/// imports it `internal`, so no other target can.
+package struct SwiftBlockReader: Sendable {
+    /// How much a caller needs to know of a block.
+    package enum Need: Int, Sendable, Comparable {
+        /// The scenario's shape only: no parse when the code holds none of the words that
+        /// need one.
+        case shape
+        /// Shape and syntax problems: one parse.
+        case problems
+        /// Everything, highlighted HTML included.
+        case highlighted
+
+        package static func < (lhs: Need, rhs: Need) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    private var store: ContentStore?
+    private var toolVersion: String
+    private var compilerVersion: String
+    private var onParse: (@Sendable () -> Void)?
+
+    /// `storeFolder` keeps what was learned between runs (nil: nothing is kept); the compiler's
+    /// version is part of every key, since the parser ships with it. `onParse` is called for
+    /// every parse (tests count them).
+    package init(storeFolder: String?, toolVersion: String, compilerVersion: String,
+                 onParse: (@Sendable () -> Void)? = nil) {
+        store = storeFolder.map(ContentStore.init(folder:))
+        self.toolVersion = toolVersion
+        self.compilerVersion = compilerVersion
+        self.onParse = onParse
+    }
+
+    static let suffix = "swift"
+    /// Bump when what is learned from a block, or how it is written down, changes.
+    static let formatVersion = "1"
+
+    /// What is known of every block, by its code, read on every core. A block asked for with
+    /// several needs is read once, for the largest.
+    package func read(_ requests: [(code: String, need: Need)]) -> [String: SwiftBlockReading] {
+        var needs: [String: Need] = [:]
+        for request in requests { needs[request.code] = max(needs[request.code] ?? .shape, request.need) }
+        let distinct = needs.map { (code: $0.key, need: $0.value) }
+        let answers = distinct.concurrentMap { request -> (reading: SwiftBlockReading, key: String?, parsed: Bool) in
+            if request.need == .shape, ShapeReading.isPlainlyBatchable(request.code) {
+                return (SwiftBlockReading(problems: [], needsOwnProgram: false, hasMainAttribute: false,
+                                          highlighted: nil), nil, false)
+            }
+            let key = self.key(request.code)
+            if let payload = store?.read(key, suffix: Self.suffix), let known = ReadingCoding.decode(payload),
+               request.need != .highlighted || known.highlighted != nil {
+                return (known, key, false)
+            }
+            return (parse(request.code), key, true)
+        }
+        var readings: [String: SwiftBlockReading] = [:]
+        var fresh: [(key: String, payload: [UInt8])] = []
+        for (request, answer) in zip(distinct, answers) {
+            readings[request.code] = answer.reading
+            if answer.parsed, let key = answer.key { fresh.append((key, ReadingCoding.encode(answer.reading))) }
+        }
+        store?.write(fresh, suffix: Self.suffix)
+        return readings
+    }
+
+    /// One parse of one block, and everything learned from it.
+    func parse(_ code: String) -> SwiftBlockReading {
+        onParse?()
+        let tree = Parser.parse(source: code)
+        let shape = ShapeReading(tree, code: code)
+        return SwiftBlockReading(problems: SyntaxFindings.of(tree), needsOwnProgram: shape.needsOwnProgram,
+                                 hasMainAttribute: shape.hasMainAttribute,
+                                 highlighted: SwiftHighlighter.html(tree, code: code))
+    }
+
+    func key(_ code: String) -> String {
+        var hash = SHA256()
+        for part in ["coursebook-swift-reading", Self.formatVersion, toolVersion, compilerVersion] {
+            hash.update(part)
+            hash.update([0])
+        }
+        hash.update(code)
+        return hash.finalize()
+    }
+}
+
+/// A reading as the store keeps it: a few header lines, then the HTML.
+enum ReadingCoding {
+    static func encode(_ reading: SwiftBlockReading) -> [UInt8] {
+        var text = "shape \(reading.needsOwnProgram ? 1 : 0) \(reading.hasMainAttribute ? 1 : 0)\n"
+        for problem in reading.problems {
+            text += "problem \(problem.line) \(problem.column) \(escaped(problem.message))\n"
+        }
+        if let html = reading.highlighted {
+            text += "highlighted\n" + html
+        }
+        return Array(text.utf8)
+    }
+
+    static func decode(_ payload: [UInt8]) -> SwiftBlockReading? {
+        let text = String(decoding: payload, as: UTF8.self)
+        var shape: (own: Bool, main: Bool)?
+        var problems: [SyntaxProblem] = []
+        var highlighted: String?
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            guard let end = rest.firstIndex(of: "\n") else { return nil }
+            let line = rest[..<end]
+            rest = rest[rest.index(after: end)...]
+            let words = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            switch words.first {
+            case "shape":
+                guard words.count == 3 else { return nil }
+                shape = (words[1] == "1", words[2] == "1")
+            case "problem":
+                guard words.count == 4, let line = Int(words[1]), let column = Int(words[2]) else { return nil }
+                problems.append(SyntaxProblem(line: line, column: column, message: unescaped(words[3])))
+            case "highlighted":
+                highlighted = String(rest)
+                rest = ""
+            default:
+                return nil
+            }
+        }
+        guard let shape else { return nil }
+        return SwiftBlockReading(problems: problems, needsOwnProgram: shape.own, hasMainAttribute: shape.main,
+                                 highlighted: highlighted)
+    }
+
+    /// A message on one line: backslashes and line ends written as `\\` and `\n`.
+    static func escaped(_ message: String) -> String {
+        var result = ""
+        for character in message {
+            switch character {
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    static func unescaped(_ line: Substring) -> String {
+        var result = ""
+        var escaping = false
+        for character in line {
+            if escaping {
+                result.append(character == "n" ? "\n" : character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

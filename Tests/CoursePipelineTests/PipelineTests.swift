@@ -1,0 +1,130 @@
+import CourseModel
+@testable import CoursePipeline
+import Foundation
+import TestSupport
+import Testing
+
+/// The pipeline's steps, through the library: what each command parses, and how each step's
+/// failure names itself.
+struct PipelineTests {
+    /// A copy of a fixture with a cache of its own.
+    func options(_ fixture: String, cache: URL) -> SharedOptions {
+        var options = SharedOptions()
+        options.course = fixtures.appendingPathComponent(fixture).path
+        options.cache = .folder(cache.path)
+        return options
+    }
+
+    @Test func aCheckParsesEachLessonOnceAndAWarmCheckParsesNoSwift() throws {
+        let cache = temporaryFolder("pipeline-cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        var check = CheckCommandOptions()
+        check.shared = options("site", cache: cache)
+
+        let cold = Pipeline()
+        #expect(try cold.check(check).report.succeeded)
+        #expect(cold.counts.markdownParses.load(ordering: .relaxed) == 2)
+        #expect(cold.counts.swiftParses.load(ordering: .relaxed) > 0)
+
+        let warm = Pipeline()
+        let report = try warm.check(check).report
+        #expect(report.succeeded && report.compiledCount == 0)
+        #expect(warm.counts.markdownParses.load(ordering: .relaxed) == 2)
+        #expect(warm.counts.swiftParses.load(ordering: .relaxed) == 0)
+    }
+
+    @Test func aBuildParsesEachLessonOnceAndARebuildParsesNoSwift() throws {
+        let root = temporaryFolder("pipeline-build")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var build = BuildCommandOptions()
+        build.shared = options("site", cache: root.appendingPathComponent("cache"))
+        build.out = root.appendingPathComponent("site").path
+
+        let first = Pipeline()
+        let built = try first.build(build)
+        #expect(built.pages == 4 && built.assets == 1)
+        // The check and the pages use the same document: one parse per lesson.
+        #expect(first.counts.markdownParses.load(ordering: .relaxed) == 2)
+        #expect(first.counts.swiftParses.load(ordering: .relaxed) > 0)
+
+        let again = Pipeline()
+        _ = try again.build(build)
+        #expect(again.counts.markdownParses.load(ordering: .relaxed) == 2)
+        #expect(again.counts.swiftParses.load(ordering: .relaxed) == 0)
+    }
+
+    /// A warning of the prepare step goes through the check's report, so `--strict` stops the
+    /// build on it like on any other warning.
+    @Test func strictStopsABuildOnAWarningOfThePrepareStep() throws {
+        let root = temporaryFolder("pipeline-strict")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var build = BuildCommandOptions()
+        build.shared = options("custom-templates", cache: root.appendingPathComponent("cache"))
+        build.out = root.appendingPathComponent("site").path
+
+        let relaxed = try Pipeline().build(build)
+        #expect(relaxed.checked.report.diagnostics.map(\.id) == [.languageWords])
+        #expect(relaxed.checked.report.warningCount == 1)
+
+        build.shared.strict = true
+        build.out = root.appendingPathComponent("strict-site").path
+        #expect {
+            try Pipeline().build(build)
+        } throws: { error in
+            guard let error = error as? PipelineError else { return false }
+            return error.step == .check && error.status == .checkFailed
+                && error.checked?.report.diagnostics.map(\.id) == [.languageWords]
+                && error.checked?.report.errorCount == 1
+        }
+        #expect(!FileManager.default.fileExists(atPath: build.out))
+    }
+
+    @Test func eachFailureNamesItsStepPathAndStatus() throws {
+        let root = temporaryFolder("pipeline-errors")
+        defer { try? FileManager.default.removeItem(at: root) }
+        func failure(_ fixture: String, out: String) -> PipelineError? {
+            var build = BuildCommandOptions()
+            build.shared = options(fixture, cache: root.appendingPathComponent("cache"))
+            build.out = out
+            do {
+                _ = try Pipeline().build(build)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let unreadable = try #require(failure("no-course-json", out: root.appendingPathComponent("a").path))
+        #expect(unreadable.step == .load && unreadable.status == .courseUnreadable)
+        #expect(unreadable.path?.hasSuffix("no-course-json/course.json") == true)
+
+        let template = try #require(failure("bad-template", out: root.appendingPathComponent("b").path))
+        #expect(template.step == .prepare && template.status == .templateInvalid)
+        #expect(template.path?.hasSuffix("templates/lesson.html") == true)
+
+        let course = fixtures.appendingPathComponent("passing").path
+        let destination = try #require(failure("passing", out: course))
+        #expect(destination.step == .prepare && destination.status == .siteNotWritten && destination.path == course)
+
+        let failed = try #require(failure("output-mismatch", out: root.appendingPathComponent("c").path))
+        #expect(failed.step == .check && failed.status == .checkFailed)
+        #expect(failed.checked?.report.failed == 1)
+    }
+
+    @Test func updateWritesTheLessonsTheCheckRewrote() throws {
+        let folder = temporaryFolder("pipeline-update")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let course = folder.appendingPathComponent("update")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("update"), to: course)
+        let core = packageRoot.appendingPathComponent("Sources/Invalidation/Invalidation.swift").path
+        try #"{ "title": "Fixture", "language": "en", "core": ["\#(core)"] }"#
+            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        var check = CheckCommandOptions()
+        check.shared.course = course.path
+        check.shared.cache = .none
+        check.update = true
+        let updated = try Pipeline().check(check).report
+        #expect(!updated.updates.isEmpty)
+        check.update = false
+        #expect(try Pipeline().check(check).report.succeeded)
+    }
+}

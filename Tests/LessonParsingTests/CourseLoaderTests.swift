@@ -1,0 +1,103 @@
+@testable import LessonParsing
+import CourseModel
+import Foundation
+import TestSupport
+import Testing
+
+struct CourseLoaderTests {
+    func makeCourse(_ files: [String: [UInt8]]) -> URL {
+        let folder = temporaryFolder("loader")
+        for (name, bytes) in files {
+            let url = folder.appendingPathComponent(name)
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
+        }
+        return folder
+    }
+
+    func loadError(_ files: [String: [UInt8]]) -> Diagnostic? {
+        let folder = makeCourse(files)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            _ = try CourseLoader.load(folder: folder.path)
+            return nil
+        } catch {
+            var diagnostic = error.diagnostic
+            if let file = diagnostic.location?.file {
+                diagnostic.location?.file = file.replacingOccurrences(of: folder.path, with: "C")
+            }
+            return diagnostic
+        }
+    }
+
+    let config = Array(#"{ "title": "T", "language": "en", "core": ["Core.swift"] }"#.utf8)
+
+    @Test func readsLessonsInOrderOfName() throws {
+        let folder = makeCourse(["course.json": config, "Core.swift": Array("struct C {}\n".utf8),
+                                 "10-b.md": Array("# B\n".utf8), "02-a.md": Array("# A\n".utf8),
+                                 "notes.md": [], "README.md": []])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let counts = WorkCounts()
+        let loaded = try CourseLoader.load(folder: folder.path, counts: counts)
+        let (course, diagnostics) = (loaded.course, loaded.diagnostics)
+        #expect(course.lessons.map(\.fileName) == ["02-a.md", "10-b.md"])
+        #expect(loaded.documents.count == 2)
+        #expect(counts.markdownParses.load(ordering: .relaxed) == 2)
+        #expect(course.lessons.map(\.title) == ["A", "B"])
+        #expect(course.coreFiles.map(\.name) == ["Core.swift"])
+        #expect(course.config == CourseConfig(title: "T", language: "en", core: ["Core.swift"]))
+        #expect(diagnostics.isEmpty)
+    }
+
+    @Test func noCourseJSON() {
+        #expect(loadError(["01-a.md": []])?.summary == "no course.json: a course folder needs one (title, language, core)")
+    }
+
+    @Test func invalidJSONNamesItsLine() {
+        let found = loadError(["course.json": Array("{\n  \"title\": \"T\",\n  oops\n}".utf8)])
+        #expect(found?.location?.file == "C/course.json")
+        #expect(found?.location?.line == 3)
+        #expect(found?.summary.hasPrefix("not valid JSON") == true)
+    }
+
+    @Test(arguments: [
+        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "theme": 1 }"#, "unknown key 'theme' (known: title, language, core, templates)"),
+        (#"{ "language": "en", "core": ["C.swift"] }"#, "missing 'title'"),
+        (#"{ "title": 3, "language": "en", "core": ["C.swift"] }"#, "'title' must be a non-empty string"),
+        (#"{ "title": "T", "language": "en us", "core": ["C.swift"] }"#, "'language' must be a BCP 47 tag such as \"tr\" or \"en-GB\""),
+        (#"{ "title": "T", "language": "en", "core": [] }"#, "'core' must be a non-empty list of paths (relative to the course folder)"),
+        (#"[1]"#, "course.json must hold one object: { \"title\": ..., \"language\": ..., \"core\": [...] }"),
+    ])
+    func strictSettings(json: String, message: String) {
+        #expect(loadError(["course.json": Array(json.utf8)])?.summary == message)
+    }
+
+    @Test func aMissingCoreFileIsNamedAtItsLine() {
+        let found = loadError(["course.json": Array("{ \"title\": \"T\", \"language\": \"en\",\n  \"core\": [\"../Nope.swift\"] }".utf8)])
+        #expect(found?.summary.hasPrefix("core file '../Nope.swift' does not exist") == true)
+        #expect(found?.location?.line == 2)
+    }
+
+    @Test func aLessonThatIsNotUTF8IsNamedWithItsLine() {
+        let found = loadError(["course.json": config, "Core.swift": [],
+                               "01-a.md": Array("# A\n\nok\nbad \u{00E7}".utf8).dropLast(1) + [0xE7, 0x0A]])
+        #expect(found?.location?.file == "C/01-a.md")
+        #expect(found?.location?.line == 4)
+        #expect(found?.summary.hasPrefix("not UTF-8") == true)
+    }
+
+    @Test func noLessons() {
+        #expect(loadError(["course.json": config, "Core.swift": []])?.summary
+                == "no lesson files: lessons are named NN-slug.md (01-intro.md ...)")
+    }
+
+    @Test func noFolder() {
+        #expect(throws: CourseReadError.self) { try CourseLoader.load(folder: "/nonexistent/course") }
+    }
+
+    @Test(arguments: [("01-a.md", true), ("1-x.md", true), ("01-.md", false), ("a-01.md", false),
+                      ("01-a.markdown", false), ("01a.md", false)])
+    func lessonFileNames(name: String, isLesson: Bool) {
+        #expect(CourseLoader.isLessonFileName(name) == isLesson)
+    }
+}

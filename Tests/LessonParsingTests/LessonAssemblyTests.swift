@@ -1,0 +1,176 @@
+@testable import LessonParsing
+import CourseModel
+import TestSupport
+import Testing
+
+struct LessonAssemblyTests {
+    @Test func rolesFromInfoStrings() {
+        let (read, diagnostics) = lesson("""
+            # T
+
+            ```swift scenario
+            print(1)
+            ```
+
+            ```output
+            1
+            ```
+
+            ```swift scenario skip
+            print(2)
+            ```
+
+            ```swift core=Core.swift
+            x
+            ```
+
+            ```swift core
+            x
+            ```
+
+            ```swift
+            x
+            ```
+
+            ```text
+            x
+            ```
+
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(read.codeBlocks.map(\.role) == [.scenario, .output, .skippedScenario,
+                                                 .coreListing(name: "Core.swift"), .coreListing(name: nil),
+                                                 .illustration, .other])
+        #expect(read.scenarios.count == 2)
+        #expect(read.scenarios[0].expected?.code == "1\n")
+        #expect(read.scenarios[1].isSkipped)
+        #expect(read.title == "T")
+    }
+
+    @Test func outputPairsWithTheNearestScenarioAbove() {
+        let (read, diagnostics) = lesson("""
+            # T
+
+            ```output
+            orphan
+            ```
+
+            ```swift scenario
+            print(1)
+            ```
+
+            ```swift scenario
+            print(2)
+            ```
+
+            ```output
+            2
+            ```
+
+            ```output
+            again
+            ```
+
+            """)
+        #expect(diagnostics.ids == ["output-without-scenario", "output-repeated", "scenario-without-output"])
+        #expect(diagnostics.map { $0.location?.line } == [3, 19, 7])
+        #expect(read.scenarios[1].expected?.code == "2\n")
+    }
+
+    @Test func aSkippedScenarioNeedsNoOutput() {
+        let (_, diagnostics) = lesson("# T\n\n```swift scenario skip\nx\n```\n")
+        #expect(diagnostics.isEmpty)
+    }
+
+    @Test func aLessonWithoutTitle() {
+        let (read, diagnostics) = lesson("## Only a section\n\ntext\n")
+        #expect(read.title == nil)
+        #expect(diagnostics.ids == ["lesson-without-title"])
+        #expect(diagnostics[0].location == SourceLocation(file: "lessons/01-test.md", line: 1))
+    }
+
+    @Test func unknownAttributesAndNestedBlocksAreFlagged() {
+        let (read, diagnostics) = lesson("""
+            # T
+
+            ```swift scenaro
+            x
+            ```
+
+            > ```swift scenario
+            > print(1)
+            > ```
+
+            ```swift skip
+            x
+            ```
+
+            ```swift scenario core
+            x
+            ```
+
+            """)
+        #expect(diagnostics.ids == ["unknown-attribute", "nested-block", "skip-without-scenario", "conflicting-attributes",
+                                    "scenario-without-output"])
+        #expect(read.codeBlocks[1].role == .other)
+    }
+
+    @Test func limitNotesAndIntroduction() {
+        let (read, diagnostics) = lesson("""
+            # T
+
+            DR1. Before the introduction is not an introduction.
+
+            The introduction.
+
+            DR2 without a full stop.
+
+            DR3.
+            """)
+        #expect(read.notes.map(\.number) == [1, 3])
+        #expect(read.notes[0].text == "Before the introduction is not an introduction.")
+        #expect(read.introduction == Paragraph(text: "The introduction.", line: 5, block: 2))
+        #expect(diagnostics.ids == ["limit-note-full-stop"])
+        #expect(read.mentions == [LimitNoteReference(number: 2, line: 7)])
+    }
+
+    @Test(arguments: [
+        ("DR10. Text", LimitNoteLabel.note(number: 10, body: "Text")),
+        ("DR1.", .note(number: 1, body: "")),
+        ("DR3 text", .missingFullStop(label: "DR3")),
+        ("DR3: text", .missingFullStop(label: "DR3")),
+        ("DR3.5 is a version", .none),
+        ("DRX. no", .none),
+        ("Not DR1.", .none),
+    ])
+    func noteLabels(text: String, expected: LimitNoteLabel) {
+        #expect(LimitNoteLabel.parse(text) == expected)
+    }
+
+    @Test func columnOffsetsFollowIndentAndQuotes() {
+        let (read, _) = lesson("# T\n\n   ```swift\n   let a = 1\n     let b = 2\n   ```\n")
+        let block = read.codeBlocks[0]
+        #expect(block.code == "let a = 1\n  let b = 2\n")
+        #expect(block.columnOffsets == [3, 3])
+        #expect(block.lessonPosition(codeLine: 2, codeColumn: 3) == (5, 6))
+    }
+
+    @Test func sectionsRunToTheNextHeadingOfLevelTwoOrLess() {
+        let (read, _) = lesson("# T\n\n## A\n\n### A1\n\n## B\n\n# U\n\n## C\n")
+        #expect(read.sections.map(\.heading.text) == ["A", "B", "C"])
+        #expect(read.sections.map(\.lines) == [3..<7, 7..<9, 11..<Int.max])
+    }
+
+    @Test func captions() {
+        func caption(_ code: String) -> String? {
+            Scenario(block: CodeBlock(id: 0, role: .scenario, language: "swift", attributes: [], code: code,
+                                      line: 1, fence: nil, columnOffsets: []),
+                     isSkipped: false, expected: nil).caption
+        }
+        #expect(caption("// main.swift — sayaç değişince\nx") == "sayaç değişince")
+        #expect(caption("// main.swift - plain dash\nx") == "plain dash")
+        #expect(caption("// just a comment  \nx") == "just a comment")
+        #expect(caption("let x = 1\n") == nil)
+        #expect(caption("// main.swift\n") == nil)
+    }
+}

@@ -1,0 +1,164 @@
+@testable import ScenarioRunning
+import CourseModel
+import Foundation
+import TestSupport
+import Testing
+
+/// These compile real programs with the toolchain's `swiftc`.
+struct ScenarioRunnerTests {
+    let corePath = packageRoot.appendingPathComponent("Sources/Invalidation/Invalidation.swift").path
+
+    func runner(cache: ResultCache? = nil, timeLimit: Duration = .seconds(10), outputCap: Int = 1 << 20) throws -> ScenarioRunner {
+        var settings = RunSettings()
+        settings.timeLimit = timeLimit
+        settings.outputCap = outputCap
+        return ScenarioRunner(compiler: try SwiftCompiler.locate(versionCache: nil),
+                              coreFiles: [try coreFile(corePath, shown: "Sources/Invalidation/Invalidation.swift")],
+                              settings: settings, cache: cache)
+    }
+
+    func coreFile(_ path: String, shown: String) throws -> CoreFile {
+        CoreFile(name: (path as NSString).lastPathComponent, path: path, displayPath: shown,
+                 text: try String(contentsOfFile: path, encoding: .utf8))
+    }
+
+    /// A scenario at `line`; `ownProgram` is its shape as the Swift reader would give it.
+    func job(_ code: String, line: Int = 10, ownProgram: Bool = false) -> ScenarioJob {
+        let lines = code.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        return ScenarioJob(source: ScenarioSource(code: code, file: "lessons/01-a.md", firstLine: line,
+                                                  columnOffsets: Array(repeating: 0, count: max(lines, 1))),
+                           shape: ScenarioShape(needsOwnProgram: ownProgram, hasMainAttribute: false))
+    }
+
+    @Test func batchesAndIsolatesFailures() throws {
+        let jobs = [
+            job("print(\"one\")\n", line: 10),
+            job("print(\"before\")\nlet xs: [Int] = []\nprint(xs[1])\n", line: 20),
+            job("print(\"three\", terminator: \"\")\n", line: 30),
+            job("let x: Int = \"no\"\n", line: 40),
+            job("extension ViewTree { var size: Int { nodes.count } }\nprint(ViewTree(nodes: [], storage: [:]).size)\n", line: 50, ownProgram: true),
+            job("print(ancestorsOfNobody())\nfunc ancestorsOfNobody() -> [String] { ViewTree(nodes: [], storage: [:]).ancestors(of: \"x\") }\n", line: 60),
+        ]
+        let report = try runner().run(jobs)
+        #expect(report.outcomes[0] == .completed(output: "one\n", standardError: "", fromCache: false))
+        guard case let .crashed(termination, output, standardError) = report.outcomes[1] else {
+            Issue.record("expected a crash, got \(report.outcomes[1])"); return
+        }
+        #expect(termination == .signaled(SIGILL) || termination == .signaled(SIGTRAP))
+        #expect(output == "before\n")
+        #expect(standardError.contains("Index out of range"))
+        #expect(report.outcomes[2].completedOutput == "three")
+        guard case let .compileFailed(errors) = report.outcomes[3] else {
+            Issue.record("expected a compile error, got \(report.outcomes[3])"); return
+        }
+        #expect(errors.map { $0.location?.description } == ["lessons/01-a.md:40:14"])
+        #expect(report.outcomes[4].completedOutput == "0\n")
+        #expect(report.outcomes[5].completedOutput == "[]\n")
+        #expect(report.compiledCount == 6)
+    }
+
+    @Test func standaloneAndBatchedGiveTheSameOutput() throws {
+        let code = """
+            let tree = ViewTree(nodes: [ViewNode("A", parent: nil, reads: ["k"])], storage: ["k": .environment])
+            countCauses(tree.change("c", key: "k"))
+
+            """
+        let batched = try runner().run([job(code), job("print(1)\n")])
+        let alone = try runner().run([job("import Glibc\n" + code, ownProgram: true)])
+        #expect(batched.outcomes[0].completedOutput == alone.outcomes[0].completedOutput)
+        #expect(alone.outcomes[0].completedOutput == "c: k degisti | yeniden A ortam | atlanan yok\nyerel: 0\nebeveyn: 0\ngozlem: 0\nortam: 1\n")
+    }
+
+    @Test func aScenarioPastItsTimeIsStoppedAndTheOthersStillRun() throws {
+        let report = try runner(timeLimit: .milliseconds(500)).run([
+            job("print(\"start\")\nwhile true {}\n"), job("print(\"after\")\n"),
+        ])
+        #expect(report.outcomes[0] == .timedOut(limit: .milliseconds(500), output: "start\n", standardError: ""))
+        #expect(report.outcomes[1].completedOutput == "after\n")
+    }
+
+    @Test func outputPastTheCapIsCut() throws {
+        let report = try runner(outputCap: 1000).run([
+            job("for _ in 0..<100_000 { print(\"0123456789\") }\n"), job("print(2)\n"),
+        ])
+        guard case let .outputCapped(cap, output, _) = report.outcomes[0] else {
+            Issue.record("expected a cut output, got \(report.outcomes[0])"); return
+        }
+        #expect(cap == 1000)
+        #expect(output.utf8.count == 1000)
+        #expect(report.outcomes[1].completedOutput == "2\n")
+    }
+
+    @Test func aNonZeroExitFailsTheScenario() throws {
+        let report = try runner().run([job("import Glibc\nprint(\"bye\")\nexit(3)\n", ownProgram: true),
+                                       job("import Glibc\nexit(0)\n", ownProgram: true)])
+        #expect(report.outcomes[0] == .crashed(.exited(3), output: "bye\n", standardError: ""))
+        #expect(report.outcomes[1].completedOutput == "")
+    }
+
+    @Test func resultsComeFromTheCacheTheSecondTime() throws {
+        let folder = temporaryFolder("cache")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = ResultCache(folder: folder.path + "/cache")
+        let jobs = [job("print(1)\n"), job("print(2)\n")]
+        let first = try runner(cache: cache).run(jobs)
+        #expect(first.compiledCount == 2 && first.cachedCount == 0 && first.compilerRuns == 1)
+        let second = try runner(cache: cache).run(jobs + [job("print(3)\n")])
+        #expect(second.compiledCount == 1 && second.cachedCount == 2)
+        #expect(second.outcomes[0] == .completed(output: "1\n", standardError: "", fromCache: true))
+        #expect(second.outcomes[2].completedOutput == "3\n")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/cache/.gitignore"))
+    }
+
+    @Test func aBrokenCoreIsReportedOnceAgainstTheCoreFile() throws {
+        let folder = temporaryFolder("core")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let core = folder.appendingPathComponent("Core.swift").path
+        try "struct Broken { let x: Int = \"s\" }\n".write(toFile: core, atomically: true, encoding: .utf8)
+        let runner = ScenarioRunner(compiler: try SwiftCompiler.locate(versionCache: nil),
+                                    coreFiles: [try coreFile(core, shown: "core/Core.swift")],
+                                    settings: RunSettings(), cache: nil)
+        let report = runner.run([job("print(1)\n"), job("print(2)\n")])
+        #expect(report.outcomes == [.coreFailed, .coreFailed])
+        #expect(report.diagnostics.map { $0.location?.description } == ["core/Core.swift:1:30"])
+    }
+
+    @Test func cacheKeysChangeWithEveryInput() {
+        let core = ResultCache.coreDigest([("C.swift", "x")])
+        #expect(ResultCache.coreDigest([("C.swift", "y")]) != core)
+        #expect(ResultCache.coreDigest([("D.swift", "x")]) != core)
+        let source = ScenarioSource(code: "print(1)\n", file: "a.md", firstLine: 3, columnOffsets: [0])
+        func key(_ source: ScenarioSource, tool: String = "1", compiler: String = "s", digest: String = core) -> String {
+            ResultCache.key(toolVersion: tool, compilerVersion: compiler, coreDigest: digest, source: source)
+        }
+        let base = key(source)
+        var moved = source
+        moved.firstLine = 9
+        #expect(key(moved) == base)
+        #expect(key(source, tool: "2") != base)
+        #expect(key(source, compiler: "t") != base)
+        #expect(key(source, digest: ResultCache.coreDigest([("C.swift", "y")])) != base)
+        var edited = source
+        edited.code = "print(2)\n"
+        #expect(key(edited) != base)
+        var placed = source
+        placed.code = "print(#line)\n"
+        var placedMoved = placed
+        placedMoved.firstLine = 9
+        #expect(key(placed) != key(placedMoved))
+    }
+
+    @Test func aDamagedCacheEntryIsNotBelieved() throws {
+        let folder = temporaryFolder("damaged")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = ResultCache(folder: folder.path)
+        _ = try runner(cache: cache).run([job("print(\"truth\")\n")])
+        let entry = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".out") })
+        let path = folder.appendingPathComponent(entry)
+        let bytes = try Data(contentsOf: path)
+        try Data(bytes.dropLast(3) + Array("lie\n".utf8)).write(to: path)
+        let again = try runner(cache: cache).run([job("print(\"truth\")\n")])
+        #expect(again.cachedCount == 0)
+        #expect(again.outcomes[0].completedOutput == "truth\n")
+    }
+}

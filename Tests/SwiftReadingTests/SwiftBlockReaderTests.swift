@@ -1,0 +1,125 @@
+@testable import SwiftReading
+import CourseModel
+import Foundation
+import TestSupport
+import Testing
+
+struct SwiftBlockReaderTests {
+    func reader(_ folder: URL? = nil, counts: WorkCounts? = nil) -> SwiftBlockReader {
+        SwiftBlockReader(storeFolder: folder?.path, toolVersion: "test", compilerVersion: "Swift version 0",
+                         onParse: { counts?.swiftParses.add(1, ordering: .relaxed) })
+    }
+
+    @Test func validSwiftUICodeHasNoProblems() {
+        let code = """
+            import SwiftUI
+
+            struct Counter: View {
+                @State private var count = 0
+                var body: some View {
+                    Button("Artır") { count += 1 }
+                        .environment(\\.colorScheme, .dark)
+                }
+            }
+
+            """
+        #expect(reader().parse(code).problems.isEmpty)
+    }
+
+    @Test func aSyntaxErrorIsAProblemInsideTheBlock() {
+        let problems = reader().parse("let x = (1, \nstruct {}\n").problems
+        #expect(!problems.isEmpty)
+        #expect(problems.count <= SyntaxFindings.perBlock)
+        #expect((1...2).contains(problems[0].line))
+        #expect(problems[0].column >= 1)
+    }
+
+    @Test func highlightingClassifiesAndEscapes() {
+        let html = reader().parse("// note <b>\nlet s = \"a & b\" // x\n").highlighted
+        #expect(html == "<span class=\"tok-comment\">// note &lt;b&gt;</span>\n<span class=\"tok-keyword\">let</span> s = <span class=\"tok-string\">&quot;a &amp; b&quot;</span> <span class=\"tok-comment\">// x</span>\n")
+    }
+
+    @Test(arguments: [
+        ("let x = 1\nprint(x)\nstruct S { var a = 1 }\nfunc f() {}\n", false, false),
+        ("extension String { var twice: String { self + self } }\n", true, false),
+        ("import Observation\n", true, false),
+        ("protocol P {}\n", true, false),
+        ("@Observable final class Model { var a = 0 }\n", true, false),
+        ("private let x = 1\n", true, false),
+        ("let t = Task { await f() }\n", false, false),
+        ("let v = await f()\n", true, false),
+        ("for await x in s {}\n", true, false),
+        ("@main struct App { static func main() {} }\n", true, true),
+        ("print(#function)\n", true, false),
+        ("#if os(Linux)\nprint(1)\n#endif\n", true, false),
+    ])
+    func shapes(code: String, ownProgram: Bool, mainAttribute: Bool) {
+        let reading = reader().read([(code, .shape)])[code]
+        #expect(reading?.needsOwnProgram == ownProgram)
+        #expect(reading?.hasMainAttribute == mainAttribute)
+    }
+
+    @Test func aShapeWithoutHintsNeedsNoParse() {
+        let parses = WorkCounts()
+        _ = reader(counts: parses).read([("let x = 1\nprint(x)\n", .shape)])
+        #expect(parses.swiftParses.load(ordering: .relaxed) == 0)
+    }
+
+    @Test func eachTextIsParsedOnceAndNotAtAllTheNextTime() throws {
+        let folder = temporaryFolder("readings")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let code = "import SwiftUI\nstruct V: View { var body: some View { Text(\"a\") } }\n"
+        let broken = "let x = (\n"
+        let first = WorkCounts()
+        let read = reader(folder, counts: first).read([(code, .problems), (code, .highlighted), (broken, .problems)])
+        #expect(first.swiftParses.load(ordering: .relaxed) == 2)
+        let second = WorkCounts()
+        let again = reader(folder, counts: second).read([(code, .highlighted), (broken, .highlighted)])
+        #expect(second.swiftParses.load(ordering: .relaxed) == 0)
+        #expect(again == read)
+        #expect(again[broken]?.problems.isEmpty == false)
+    }
+
+    @Test func anEntryThatDoesNotVerifyIsReadAgain() throws {
+        let folder = temporaryFolder("damaged")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let code = "import SwiftUI\n"
+        _ = reader(folder).read([(code, .highlighted)])
+        let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        #expect(entries.count == 1)
+        let path = folder.appendingPathComponent(entries[0]).path
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try bytes.dropLast(3).write(to: URL(fileURLWithPath: path))
+        let parses = WorkCounts()
+        let read = reader(folder, counts: parses).read([(code, .highlighted)])
+        #expect(parses.swiftParses.load(ordering: .relaxed) == 1)
+        #expect(read[code]?.highlighted?.hasSuffix("\n") == true)
+    }
+
+    @Test func messagesSurviveTheStore() {
+        let reading = SwiftBlockReading(problems: [SyntaxProblem(line: 2, column: 5, message: "a \\ b\nc")],
+                                        needsOwnProgram: true, hasMainAttribute: false, highlighted: "<b>\n")
+        #expect(ReadingCoding.decode(ReadingCoding.encode(reading)) == reading)
+    }
+}
+
+struct SwiftHighlighterTests {
+    @Test func classifiesWhatAReaderTellsApart() {
+        let html = SwiftBlockReader(storeFolder: nil, toolVersion: "t", compilerVersion: "c").parse("@State var n: Int = 42 // note\nlet s = \"a<b\"\n").highlighted ?? ""
+        #expect(html.contains("<span class=\"tok-attribute\">@State</span>") || html.contains("<span class=\"tok-attribute\">State</span>"))
+        #expect(html.contains("<span class=\"tok-keyword\">var</span>"))
+        #expect(html.contains("<span class=\"tok-type\">Int</span>"))
+        #expect(html.contains("<span class=\"tok-number\">42</span>"))
+        #expect(html.contains("<span class=\"tok-comment\">// note</span>"))
+        #expect(html.contains("a&lt;b"))
+    }
+
+    @Test func withoutTheSpansItIsTheCodeEscaped() {
+        let code = "struct A<T> { let x = \"<&>\" }\n/* é */ #if DEBUG\n#endif\n"
+        let html = SwiftBlockReader(storeFolder: nil, toolVersion: "t", compilerVersion: "c").parse(code).highlighted ?? ""
+        let stripped = html.replacingOccurrences(of: #"<span class="tok-[a-z]+">"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: "</span>", with: "")
+        #expect(stripped == escapeHTML(code))
+    }
+}
+
