@@ -25,7 +25,7 @@ package enum CoreListingRules {
 
     /// Whether a listing shows the file's text.
     package static func matches(_ listing: String, _ file: CoreFile) -> Bool {
-        trimmingFinalNewline(listing) == trimmingFinalNewline(normalizingLineEnds(file.text))
+        sameIgnoringFinalNewline(listing, normalizingLineEnds(file.text))
     }
 
     /// The finding for a listing that differs from its file: at the first line that differs,

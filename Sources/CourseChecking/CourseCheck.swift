@@ -45,10 +45,10 @@ package enum CourseCheck {
     }
 
     /// Everything the check found. `findings` are what earlier steps found (the lessons'
-    /// structure, the site's words); `facts` what the Swift parser learned of each block, by
-    /// code; `outcomes` what became of each scenario that ran.
+    /// structure, the site's words); `facts` what the Swift parser learned of each block;
+    /// `outcomes` what became of each scenario that ran.
     package static func report(
-        _ course: Course, findings: [Diagnostic], facts: [String: SwiftBlockFacts],
+        _ course: Course, findings: [Diagnostic], facts: CourseFacts,
         outcomes: [ScenarioPlace: ScenarioOutcome], run: RunReport, compilerVersion: String,
         options: CheckOptions
     ) -> CheckReport {
@@ -56,7 +56,8 @@ package enum CourseCheck {
         var edits: [Int: [BlockRewrite.Edit]] = [:]
         for (lessonIndex, lesson) in course.lessons.enumerated() {
             let (blockFindings, coreEdits) = checkBlocks(of: lesson, coreFiles: course.coreFiles,
-                                                         facts: facts, update: options.update)
+                                                         findings: { facts[lessonIndex, $0.id]?.findings ?? [] },
+                                                         update: options.update)
             diagnostics += blockFindings
             if !coreEdits.isEmpty { edits[lessonIndex, default: []] += coreEdits }
         }
@@ -109,14 +110,14 @@ package enum CourseCheck {
 
     /// The rules of a lesson's blocks that need no run: illustrations parse, core listings
     /// show their file. With `update`, a drifted listing becomes an edit instead of an error.
-    static func checkBlocks(of lesson: Lesson, coreFiles: [CoreFile], facts: [String: SwiftBlockFacts],
+    static func checkBlocks(of lesson: Lesson, coreFiles: [CoreFile], findings syntaxFindings: (CodeBlock) -> [SyntaxFinding],
                             update: Bool) -> ([Diagnostic], [BlockRewrite.Edit]) {
         var findings: [Diagnostic] = []
         var edits: [BlockRewrite.Edit] = []
         for block in lesson.codeBlocks {
             switch block.role {
             case .illustration:
-                for finding in facts[block.code]?.findings ?? [] {
+                for finding in syntaxFindings(block) {
                     let (line, column) = block.lessonPosition(codeLine: finding.line, codeColumn: finding.column)
                     findings.append(.warning(.illustrationSyntax,
                                              "illustration is not valid Swift: \(finding.message)",
@@ -156,7 +157,7 @@ package enum CourseCheck {
             return (.passed, [], .init(.insertOutput(after: scenario.block), code: output,
                                        summary: "inserted an output block for the scenario at line \(scenario.line)"))
         }
-        if trimmingFinalNewline(expected.code) == trimmingFinalNewline(output) {
+        if sameIgnoringFinalNewline(expected.code, output) {
             return (.passed, [], nil)
         }
         guard update else {

@@ -35,12 +35,13 @@ package struct SHA256 {
             pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: take))
             offset = take
             guard pending.count == 64 else { return }
-            pending.withUnsafeBytes { compress($0.baseAddress!) }
+            pending.withUnsafeBytes { compress([$0.baseAddress!]) }
             pending.removeAll(keepingCapacity: true)
         }
-        while buffer.count - offset >= 64 {
-            compress(base + offset)
-            offset += 64
+        if buffer.count - offset >= 64 {
+            let blocks = stride(from: offset, through: buffer.count - 64, by: 64).map { base + $0 }
+            compress(blocks)
+            offset += blocks.count * 64
         }
         if offset < buffer.count {
             pending.append(contentsOf: UnsafeRawBufferPointer(start: base + offset, count: buffer.count - offset))
@@ -55,7 +56,7 @@ package struct SHA256 {
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
         pending = []
         tail.withUnsafeBytes { bytes in
-            for start in stride(from: 0, to: bytes.count, by: 64) { compress(bytes.baseAddress! + start) }
+            compress(stride(from: 0, to: bytes.count, by: 64).map { bytes.baseAddress! + $0 })
         }
         let digits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = []
@@ -89,31 +90,34 @@ package struct SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    /// One 64-byte block into the state, the message schedule on the stack.
-    private mutating func compress(_ block: UnsafeRawPointer) {
+    /// 64-byte blocks into the state, one after the other; the message schedule and the
+    /// constants are set up once for all of them.
+    private mutating func compress(_ blocks: [UnsafeRawPointer]) {
         @inline(__always) func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            for i in 0..<16 {
-                w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))
-            }
-            for i in 16..<64 {
-                let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
-            Self.k.withUnsafeBufferPointer { k in
-                for i in 0..<64 {
-                    let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                    let choice = (e & f) ^ (~e & g)
-                    let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
-                    let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                    let majority = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ majority
-                    h = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+        Self.k.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                for block in blocks {
+                    for i in 0..<16 {
+                        w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))
+                    }
+                    for i in 16..<64 {
+                        let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                        let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                    }
+                    var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
+                    for i in 0..<64 {
+                        let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+                        let choice = (e & f) ^ (~e & g)
+                        let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
+                        let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        let t2 = s0 &+ majority
+                        h = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+                    }
+                    h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d; h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
                 }
             }
-            h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d; h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
         }
     }
 }

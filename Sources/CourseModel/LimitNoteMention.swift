@@ -1,5 +1,3 @@
-import Foundation
-
 /// A mention of a limitation note in prose: `DR10` standing as a word of its own (`DR10'da`,
 /// `(DR10)` and `DR10.` count; `XDR10` and `DR10a` do not).
 package struct LimitNoteMention: Equatable, Sendable {
@@ -8,12 +6,21 @@ package struct LimitNoteMention: Equatable, Sendable {
 
     package static func find(in text: String) -> [LimitNoteMention] {
         var mentions: [LimitNoteMention] = []
-        var index = text.startIndex
-        while let start = text[index...].range(of: "DR")?.lowerBound {
-            let digitsStart = text.index(start, offsetBy: 2)
-            let digitsEnd = text[digitsStart...].firstIndex { !($0.isASCII && $0.isNumber) } ?? text.endIndex
-            let standsAlone = start == text.startIndex || !isWordCharacter(text[text.index(before: start)])
-            let endsWord = digitsEnd == text.endIndex || !isWordCharacter(text[digitsEnd])
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            // Scans bytes, not characters: "DR" and digits are ASCII, and most text has no "DR".
+            guard bytes[index] == UInt8(ascii: "D") else { bytes.formIndex(after: &index); continue }
+            let start = index
+            let afterD = bytes.index(after: start)
+            guard afterD != bytes.endIndex, bytes[afterD] == UInt8(ascii: "R") else { index = afterD; continue }
+            let digitsStart = bytes.index(after: afterD)
+            var digitsEnd = digitsStart
+            while digitsEnd != bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[digitsEnd]) {
+                bytes.formIndex(after: &digitsEnd)
+            }
+            let standsAlone = start == text.startIndex || !isWordCharacter(text[..<start].last!)
+            let endsWord = digitsEnd == text.endIndex || !isWordCharacter(text[digitsEnd...].first!)
             if digitsEnd > digitsStart, standsAlone, endsWord, let number = Int(text[digitsStart..<digitsEnd]) {
                 mentions.append(LimitNoteMention(number: number, range: start..<digitsEnd))
             }

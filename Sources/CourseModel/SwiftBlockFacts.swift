@@ -31,3 +31,19 @@ package struct SyntaxFinding: Sendable, Equatable {
         self.message = message
     }
 }
+
+/// What the Swift parser learned of a course's Swift blocks, found by lesson and block identity
+/// (`CodeBlock.id`): the check reads the findings, the site the highlighted HTML.
+package struct CourseFacts: Sendable {
+    private var byLesson: [[SwiftBlockFacts?]]
+
+    /// No facts yet, room for every code block of every lesson.
+    package init(_ course: Course) {
+        byLesson = course.lessons.map { [SwiftBlockFacts?](repeating: nil, count: $0.codeBlocks.count) }
+    }
+
+    package subscript(lesson: Int, block: Int) -> SwiftBlockFacts? {
+        get { byLesson[lesson][block] }
+        set { byLesson[lesson][block] = newValue }
+    }
+}

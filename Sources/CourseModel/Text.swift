@@ -1,23 +1,34 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// CRLF and lone CR line ends as LF: lessons with CRLF compare as if they had LF.
 package func normalizingLineEnds(_ text: String) -> String {
-    guard text.utf8.contains(UInt8(ascii: "\r")) else { return text }
+    guard text.containsBytes("\r") else { return text }
     return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
 }
 
 /// The text without one final newline: outputs and listings compare so.
 package func trimmingFinalNewline(_ text: String) -> Substring {
-    text.hasSuffix("\n") ? text.dropLast() : Substring(text)
+    text.utf8.last == UInt8(ascii: "\n") ? Substring(text.utf8.dropLast()) : Substring(text)
+}
+
+/// Whether two texts are the same byte for byte, one final newline aside: how an output is
+/// compared with its block. Exact: two spellings of "é" that Unicode calls equal are not.
+package func sameIgnoringFinalNewline(_ a: String, _ b: String) -> Bool {
+    trimmingFinalNewline(a).utf8.elementsEqual(trimmingFinalNewline(b).utf8)
 }
 
 /// Text made safe inside HTML, in an element or an attribute value: `&`, `<`, `>`, `"` and
 /// `'` as entities. Most text holds none of them and is returned as it is.
 package func escapeHTML(_ text: String) -> String {
-    let needsEscaping = text.utf8.contains { byte in
-        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
-    }
+    let needsEscaping = text.utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.contains { byte in
+            byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+        }
+    } ?? true
     guard needsEscaping else { return text }
     var result: [UInt8] = []
     result.reserveCapacity(text.utf8.count + 16)
@@ -32,4 +43,30 @@ package func escapeHTML(_ text: String) -> String {
         }
     }
     return String(decoding: result, as: UTF8.self)
+}
+
+extension String {
+    /// Whether `needle` occurs in the text, byte for byte (no Unicode equivalence, as for
+    /// code): far cheaper than Foundation's `contains`, which a warm check calls thousands of
+    /// times.
+    package func containsBytes(_ needle: String) -> Bool {
+        var haystack = self
+        var needle = needle
+        return haystack.withUTF8 { text in
+            needle.withUTF8 { word in
+                guard !word.isEmpty else { return true }
+                guard text.count >= word.count else { return false }
+                let first = word[0]
+                var index = 0
+                let last = text.count - word.count
+                while index <= last {
+                    guard let found = memchr(text.baseAddress! + index, Int32(first), last - index + 1) else { return false }
+                    index = text.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(text.baseAddress! + index, word.baseAddress!, word.count) == 0 { return true }
+                    index += 1
+                }
+                return false
+            }
+        }
+    }
 }

@@ -153,7 +153,7 @@ package struct Pipeline: Sendable {
     /// that a scenario's batching needs are read first; the rest are read while the compiler
     /// runs.
     func check(_ loaded: LoadedCourse, findings: [Diagnostic], options: SharedOptions, update: Bool,
-               forSite: Bool) throws(PipelineError) -> (checked: Checked, facts: [String: SwiftBlockFacts]) {
+               forSite: Bool) throws(PipelineError) -> (checked: Checked, facts: CourseFacts) {
         let course = loaded.course
         let cacheFolder: String?
         switch options.cache {
@@ -174,28 +174,44 @@ package struct Pipeline: Sendable {
                                       compilerVersion: compiler.version,
                                       onParse: { counts.swiftParses.add(1, ordering: .relaxed) })
         let toRun = CourseCheck.scenariosToRun(course)
-        let shapes = Self.facts(reader.read(toRun.map { ($0.source.code, .shape) }))
-        let jobs = toRun.map { ScenarioJob(source: $0.source, shape: shapes[$0.source.code]!.shape) }
+        var facts = CourseFacts(course)
+        let shapes = reader.read(toRun.map { ($0.source.code, .shape) })
+        var jobs: [ScenarioJob] = []
+        for (scenario, reading) in zip(toRun, shapes) {
+            let block = course.lessons[scenario.place.lesson].scenarios[scenario.place.scenario].block
+            facts[scenario.place.lesson, block.id] = Self.facts(reading)
+            jobs.append(ScenarioJob(source: scenario.source, shape: ScenarioShape(
+                needsOwnProgram: reading.needsOwnProgram, hasMainAttribute: reading.hasMainAttribute)))
+        }
 
         var settings = RunSettings()
         settings.timeLimit = options.timeLimit
         let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: settings,
                                     cache: cacheFolder.map(ResultCache.init(folder:)))
-        let running = Background { jobs.isEmpty ? RunReport.empty : runner.run(jobs) }
+        let batch = jobs
+        let running = Background { batch.isEmpty ? RunReport.empty : runner.run(batch) }
 
-        // While the compiler works: every other Swift block, as far as this command needs it.
+        // While the compiler works: every other Swift block, as far as this command needs it
+        // (a check, the illustrations' syntax; a build, every block's highlighting too).
         var requests: [(code: String, need: SwiftBlockReader.Need)] = []
-        for lesson in course.lessons {
+        var places: [(lesson: Int, block: Int)] = []
+        for (lessonIndex, lesson) in course.lessons.enumerated() {
             for block in lesson.codeBlocks where block.language == "swift" {
+                let need: SwiftBlockReader.Need
                 if case .illustration = block.role {
-                    requests.append((block.code, forSite ? .highlighted : .problems))
+                    need = forSite ? .highlighted : .problems
                 } else if forSite, block.role != .output {
-                    requests.append((block.code, .highlighted))
+                    need = .highlighted
+                } else {
+                    continue
                 }
+                requests.append((block.code, need))
+                places.append((lessonIndex, block.id))
             }
         }
-        var facts = shapes
-        facts.merge(Self.facts(reader.read(requests))) { _, read in read }
+        for (place, reading) in zip(places, reader.read(requests)) {
+            facts[place.lesson, place.block] = Self.facts(reading)
+        }
 
         let run = running.wait()
         var outcomes: [ScenarioPlace: ScenarioOutcome] = [:]
@@ -206,14 +222,12 @@ package struct Pipeline: Sendable {
         return (Checked(report: report, cacheUsed: cacheFolder != nil), facts)
     }
 
-    /// What the Swift parser learned, as the model keeps it.
-    static func facts(_ readings: [String: SwiftBlockReading]) -> [String: SwiftBlockFacts] {
-        readings.mapValues { reading in
-            SwiftBlockFacts(
-                findings: reading.problems.map { SyntaxFinding(line: $0.line, column: $0.column, message: $0.message) },
-                shape: ScenarioShape(needsOwnProgram: reading.needsOwnProgram, hasMainAttribute: reading.hasMainAttribute),
-                highlighted: reading.highlighted)
-        }
+    /// What the Swift parser learned of a block, as the model keeps it.
+    static func facts(_ reading: SwiftBlockReading) -> SwiftBlockFacts {
+        SwiftBlockFacts(
+            findings: reading.problems.map { SyntaxFinding(line: $0.line, column: $0.column, message: $0.message) },
+            shape: ScenarioShape(needsOwnProgram: reading.needsOwnProgram, hasMainAttribute: reading.hasMainAttribute),
+            highlighted: reading.highlighted)
     }
 
     /// Where the compiler's version is remembered (by its path, size and modification time)

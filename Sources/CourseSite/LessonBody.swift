@@ -22,8 +22,8 @@ struct LessonBody {
         var swiftVersion: String
         /// The results of the lesson's scenarios, by the identity of their code block.
         var results: [Int: ScenarioResult]
-        /// Swift code as highlighted HTML, from what the Swift parser learned of each block.
-        var highlighted: (String) -> String
+        /// A Swift block as highlighted HTML, from what the Swift parser learned of it.
+        var highlighted: (CodeBlock) -> String
         /// The names of the course's core files.
         var coreFileNames: [String]
         /// Core files (by name) already listed in an earlier lesson: listed again collapsed.
@@ -129,7 +129,7 @@ struct LessonBody {
             let scenario = result?.scenario ?? lesson.scenarios.first { $0.block.id == block.id }
             // The first comment line becomes the caption, so the code below starts after it. A
             // line comment's span ends before its line end, so the HTML's first line is it.
-            var highlighted = context.highlighted(block.code)
+            var highlighted = context.highlighted(block)
             var caption = ""
             if let text = scenario?.caption {
                 caption = "<code>main.swift</code> — " + escapeHTML(text)
@@ -149,14 +149,14 @@ struct LessonBody {
             return """
                 <figure class="illustration">
                 <figcaption><span class="kind">\(escapeHTML(words.illustration))</span> \(escapeHTML(words.illustrationNote))</figcaption>
-                <pre class="code"><code class="language-swift">\(context.highlighted(block.code))</code></pre>
+                <pre class="code"><code class="language-swift">\(context.highlighted(block))</code></pre>
                 </figure>
 
                 """
         case .coreListing(let name):
             let fileName = name ?? (context.coreFileNames.count == 1 ? context.coreFileNames[0] : "")
             let title = escapeHTML(words.coreFile) + (fileName.isEmpty ? "" : ": <code>\(escapeHTML(fileName))</code>")
-            let listing = "<pre class=\"code\"><code class=\"language-swift\">\(context.highlighted(block.code))</code></pre>\n"
+            let listing = "<pre class=\"code\"><code class=\"language-swift\">\(context.highlighted(block))</code></pre>\n"
             let shownBefore = coreShown.contains(fileName)
             coreShown.insert(fileName)
             if shownBefore {
@@ -165,7 +165,7 @@ struct LessonBody {
             return "<figure class=\"core\">\n<figcaption>\(title)</figcaption>\n\(listing)</figure>\n"
         case .output, .other:
             let language = block.language
-            let code = language == "swift" ? context.highlighted(block.code) : escapeHTML(block.code)
+            let code = language == "swift" ? context.highlighted(block) : escapeHTML(block.code)
             let attribute = language.isEmpty ? "" : " class=\"language-\(escapeHTML(language))\""
             return "<pre class=\"code\"><code\(attribute)>\(code)</code></pre>\n"
         }

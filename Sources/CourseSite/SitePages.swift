@@ -40,13 +40,13 @@ package struct SiteInput: Sendable {
     package var course: Course
     package var documents: [LessonDocument]
     package var report: CheckReport
-    /// Swift blocks' facts by code; each block's highlighted HTML comes from here.
-    package var facts: [String: SwiftBlockFacts]
+    /// What the Swift parser learned of each block: its highlighted HTML comes from here.
+    package var facts: CourseFacts
     package var templates: TemplateSet
     package var words: SiteWords
 
     package init(course: Course, documents: [LessonDocument], report: CheckReport,
-                 facts: [String: SwiftBlockFacts], templates: TemplateSet, words: SiteWords) {
+                 facts: CourseFacts, templates: TemplateSet, words: SiteWords) {
         self.course = course
         self.documents = documents
         self.report = report
@@ -79,7 +79,6 @@ package enum SitePages {
         let noteLesson = notesByLesson
         let coreNames = course.coreFiles.map(\.name)
         let facts = input.facts
-        let highlighted: @Sendable (String) -> String = { code in facts[code]?.highlighted ?? escapeHTML(code) }
 
         // A core file is listed open only the first time the course shows it.
         var shownBefore: [Set<String>] = []
@@ -101,7 +100,8 @@ package enum SitePages {
             let lesson = course.lessons[index]
             let context = LessonBody.Context(
                 words: words, swiftVersion: swiftVersion, results: report.results(ofLesson: index),
-                highlighted: highlighted, coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
+                highlighted: { block in facts[index, block.id]?.highlighted ?? escapeHTML(block.code) },
+                coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
                 noteHref: { number in
                     guard let owner = noteLesson[number] else { return nil }
                     return owner == index ? "#dr\(number)" : "\(pageName(course.lessons[owner]))#dr\(number)"

@@ -36,7 +36,9 @@ package struct Template: Sendable {
     /// The template with the given values; they must follow the schema it was checked with.
     package func render(_ values: TemplateRecord) -> String {
         var output = ""
-        Self.render(nodes, scopes: [values], into: &output)
+        output.reserveCapacity(1 << 16)
+        var scopes = [values]
+        Self.render(nodes, scopes: &scopes, into: &output)
         return output
     }
 
@@ -85,7 +87,8 @@ package struct Template: Sendable {
         return kind
     }
 
-    private static func render(_ nodes: [Node], scopes: [TemplateRecord], into output: inout String) {
+    /// `scopes`: the innermost last (an `#each` item above the names outside it).
+    private static func render(_ nodes: [Node], scopes: inout [TemplateRecord], into output: inout String) {
         for node in nodes {
             switch node {
             case .literal(let text):
@@ -98,15 +101,24 @@ package struct Template: Sendable {
                 }
             case .each(let path, let body, _):
                 guard case let .list(items)? = value(path, in: scopes) else { continue }
-                for item in items { render(body, scopes: [item] + scopes, into: &output) }
+                for item in items {
+                    scopes.append(item)
+                    render(body, scopes: &scopes, into: &output)
+                    scopes.removeLast()
+                }
             case .conditional(let path, let then, let otherwise, _):
-                render(value(path, in: scopes)?.isTrue == true ? then : otherwise, scopes: scopes, into: &output)
+                render(value(path, in: scopes)?.isTrue == true ? then : otherwise, scopes: &scopes, into: &output)
             }
         }
     }
 
     private static func value(_ path: [String], in scopes: [TemplateRecord]) -> TemplateValue? {
-        guard let first = path.first, var value = scopes.lazy.compactMap({ $0[first] }).first else { return nil }
+        guard let first = path.first else { return nil }
+        var found: TemplateValue?
+        for scope in scopes.reversed() {
+            if let value = scope[first] { found = value; break }
+        }
+        guard var value = found else { return nil }
         for field in path.dropFirst() {
             guard case let .record(record) = value, let next = record[field] else { return nil }
             value = next
@@ -136,7 +148,33 @@ package indirect enum TemplateValue: Sendable, Equatable {
     }
 }
 
-package typealias TemplateRecord = [String: TemplateValue]
+/// Named values for a template. A record holds a handful of names, so it keeps them in a
+/// list and finds one by comparing names: cheaper than hashing, for the many small records
+/// (one per navigation entry) that every page renders.
+package struct TemplateRecord: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+    private var names: [String]
+    private var values: [TemplateValue]
+
+    package init(dictionaryLiteral elements: (String, TemplateValue)...) {
+        names = elements.map(\.0)
+        values = elements.map(\.1)
+    }
+
+    package subscript(name: String) -> TemplateValue? {
+        get {
+            for index in names.indices where names[index] == name { return values[index] }
+            return nil
+        }
+        set {
+            if let index = names.firstIndex(of: name) {
+                if let newValue { values[index] = newValue } else { names.remove(at: index); values.remove(at: index) }
+            } else if let newValue {
+                names.append(name)
+                values.append(newValue)
+            }
+        }
+    }
+}
 
 /// The names a template may use, and the kind of each.
 package struct TemplateSchema: Sendable, Equatable {

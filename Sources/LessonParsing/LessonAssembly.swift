@@ -184,15 +184,21 @@ package enum LessonAssembly {
 
     /// For each line of the block's code, how many bytes of its source line come first.
     static func columnOffsets(of element: CodeBlockElement, in source: SourceText) -> [Int] {
-        var codeLines = normalizingLineEnds(element.literal).split(separator: "\n", omittingEmptySubsequences: false)
-        if codeLines.last == "" { codeLines.removeLast() }
+        let code = Array(normalizingLineEnds(element.literal).utf8)
         let first = element.fence == nil ? element.line : element.line + 1
-        return codeLines.enumerated().map { index, code in
-            let sourceLine = source.content(ofLine: first + index)
-            let codeBytes = Array(code.utf8)
-            guard sourceLine.count >= codeBytes.count,
-                  sourceLine.suffix(codeBytes.count).elementsEqual(codeBytes) else { return 0 }
-            return sourceLine.count - codeBytes.count
+        var offsets: [Int] = []
+        var start = 0
+        while start < code.count {
+            let end = code[start...].firstIndex(of: UInt8(ascii: "\n")) ?? code.count
+            let line = code[start..<end]
+            let sourceLine = source.content(ofLine: first + offsets.count)
+            if sourceLine.count >= line.count, sourceLine.suffix(line.count).elementsEqual(line) {
+                offsets.append(sourceLine.count - line.count)
+            } else {
+                offsets.append(0)
+            }
+            start = end + 1
         }
+        return offsets
     }
 }

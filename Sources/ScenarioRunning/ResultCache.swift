@@ -37,7 +37,7 @@ package struct ResultCache: Sendable {
         }
         hash.update("scenario \(source.code.utf8.count)\n")
         hash.update(source.code)
-        if ["#file", "#line", "#column", "#fileID", "#filePath"].contains(where: source.code.contains) {
+        if ["#file", "#line", "#column", "#fileID", "#filePath"].contains(where: source.code.containsBytes) {
             hash.update("at \(source.file):\(source.firstLine)")
         }
         return hash.finalize()

@@ -1,4 +1,5 @@
 import CourseModel
+import Glibc
 
 /// The Swift source files that make scenarios into programs. Generated code never shows in a
 /// message: every line of scenario code carries its lesson position through `#sourceLocation`.
@@ -71,15 +72,32 @@ package enum ScenarioProgram {
     }
 
     /// The files of a program made of one scenario as its `main.swift`, for code that cannot
-    /// live inside a function (an extension, a protocol, a macro on a type ...). A scenario
-    /// with `@main` is its own entry point and gets no prelude call.
-    package static func standalone(_ source: ScenarioSource, hasMainAttribute: Bool) -> [(name: String, contents: String)] {
+    /// live inside a function (an extension, a protocol, a macro on a type ...), compiled with
+    /// the core files exactly as a learner would. Its standard output is unbuffered from outside
+    /// (see `unbufferedOutput`); only when that is not available does a prelude file do it. A
+    /// scenario with `@main` is its own entry point and gets no prelude call.
+    package static func standalone(_ source: ScenarioSource, hasMainAttribute: Bool,
+                                   unbufferedFromOutside: Bool) -> [(name: String, contents: String)] {
         if hasMainAttribute {
             return [("scenario.swift", located(source))]
+        }
+        if unbufferedFromOutside {
+            return [("main.swift", located(source))]
         }
         return [("main.swift", "__coursebookUnbufferStandardOutput()\n" + located(source)),
                 ("prelude.swift", prelude)]
     }
+
+    /// coreutils' `stdbuf` library: preloaded with `_STDBUF_O=0`, it makes a program's standard
+    /// output unbuffered before `main` runs, so that a program of one scenario needs no file
+    /// besides its own (and no `import Glibc`, which costs every compile). Debian always has it.
+    package static let unbufferedOutput: [String: String]? = {
+        for path in ["/usr/libexec/coreutils/libstdbuf.so", "/usr/lib/coreutils/libstdbuf.so"]
+        where access(path, R_OK) == 0 {
+            return ["LD_PRELOAD": path, "_STDBUF_O": "0"]
+        }
+        return nil
+    }()
 
     /// The scenario's code between `#sourceLocation` directives that put it at its lesson line.
     static func located(_ source: ScenarioSource) -> String {

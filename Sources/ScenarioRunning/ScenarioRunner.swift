@@ -218,7 +218,9 @@ private final class RunSession: Sendable {
         let shape = jobs[index].shape
         let folder = newProgramFolder("alone")
         let program = "\(folder)/program"
-        let compiled = compile(ScenarioProgram.standalone(source, hasMainAttribute: shape.hasMainAttribute),
+        let unbuffered = ScenarioProgram.unbufferedOutput
+        let compiled = compile(ScenarioProgram.standalone(source, hasMainAttribute: shape.hasMainAttribute,
+                                                          unbufferedFromOutside: unbuffered != nil),
                                in: folder, output: program, jobs: compilerJobs, parseAsLibrary: shape.hasMainAttribute)
         guard compiled.succeeded else {
             var lessonErrors: [Diagnostic] = []
@@ -249,7 +251,7 @@ private final class RunSession: Sendable {
                                       outputCap: runner.settings.outputCap)
         do {
             let termination = try ChildProcess(executable: program, arguments: [],
-                                               environment: Self.programEnvironment,
+                                               environment: Self.programEnvironment.merging(unbuffered ?? [:]) { $1 },
                                                workingDirectory: folder).run(watching: &watcher)
             watcher.finishStreams()
             for (outcomeIndex, outcome) in watcher.outcomes(after: termination) {

@@ -1,5 +1,6 @@
 internal import SwiftParser
 internal import SwiftSyntax
+internal import CourseModel
 
 /// A scenario's shape read from its syntax tree: whether it can live inside a function next to
 /// other scenarios, or needs a program of its own. When in doubt, a program of its own: the
@@ -23,7 +24,7 @@ struct ShapeReading: Equatable {
 
     /// Whether the code's shape can be known without parsing it: it holds none of the hints.
     static func isPlainlyBatchable(_ code: String) -> Bool {
-        !fileScopeHints.contains(where: code.contains)
+        !fileScopeHints.contains(where: code.containsBytes)
     }
 
     /// The shape of a parsed scenario.
@@ -44,7 +45,7 @@ struct ShapeReading: Equatable {
         // Top-level `await` makes main.swift asynchronous; a plain function cannot await.
         if !needsOwnProgram, AwaitFinder.containsAwait(file) { needsOwnProgram = true }
         // `#function` names the function around it: `main` only in a program of its own.
-        if code.contains("#function") { needsOwnProgram = true }
+        if code.containsBytes("#function") { needsOwnProgram = true }
         self.needsOwnProgram = needsOwnProgram || hasMainAttribute
         self.hasMainAttribute = hasMainAttribute
     }

@@ -49,36 +49,61 @@ package struct SwiftBlockReader: Sendable {
         self.onParse = onParse
     }
 
-    static let suffix = "swift"
+    /// What a parse learned, apart from the HTML: all that a check reads.
+    static let factsSuffix = "swift"
+    /// The highlighted HTML, which only a build reads.
+    static let htmlSuffix = "html"
     /// Bump when what is learned from a block, or how it is written down, changes.
-    static let formatVersion = "1"
+    static let formatVersion = "2"
 
-    /// What is known of every block, by its code, read on every core. A block asked for with
-    /// several needs is read once, for the largest.
-    package func read(_ requests: [(code: String, need: Need)]) -> [String: SwiftBlockReading] {
-        var needs: [String: Need] = [:]
-        for request in requests { needs[request.code] = max(needs[request.code] ?? .shape, request.need) }
-        let distinct = needs.map { (code: $0.key, need: $0.value) }
+    /// What is known of every block, in the order of `requests`, read on every core. A text
+    /// asked for several times (with several needs) is read once, for the largest need.
+    package func read(_ requests: [(code: String, need: Need)]) -> [SwiftBlockReading] {
+        var slot: [CodeKey: Int] = [:]
+        var distinct: [(code: String, need: Need)] = []
+        var slots: [Int] = []
+        slots.reserveCapacity(requests.count)
+        for request in requests {
+            let key = CodeKey(request.code)
+            if let index = slot[key] {
+                distinct[index].need = max(distinct[index].need, request.need)
+                slots.append(index)
+            } else {
+                slot[key] = distinct.count
+                slots.append(distinct.count)
+                distinct.append(request)
+            }
+        }
         let answers = distinct.concurrentMap { request -> (reading: SwiftBlockReading, key: String?, parsed: Bool) in
             if request.need == .shape, ShapeReading.isPlainlyBatchable(request.code) {
                 return (SwiftBlockReading(problems: [], needsOwnProgram: false, hasMainAttribute: false,
                                           highlighted: nil), nil, false)
             }
             let key = self.key(request.code)
-            if let payload = store?.read(key, suffix: Self.suffix), let known = ReadingCoding.decode(payload),
-               request.need != .highlighted || known.highlighted != nil {
-                return (known, key, false)
-            }
+            if let known = stored(key, withHTML: request.need == .highlighted) { return (known, key, false) }
             return (parse(request.code), key, true)
         }
-        var readings: [String: SwiftBlockReading] = [:]
-        var fresh: [(key: String, payload: [UInt8])] = []
-        for (request, answer) in zip(distinct, answers) {
-            readings[request.code] = answer.reading
-            if answer.parsed, let key = answer.key { fresh.append((key, ReadingCoding.encode(answer.reading))) }
+        var facts: [(key: String, payload: [UInt8])] = []
+        var html: [(key: String, payload: [UInt8])] = []
+        for answer in answers where answer.parsed {
+            guard let key = answer.key else { continue }
+            facts.append((key, ReadingCoding.encode(answer.reading)))
+            if let highlighted = answer.reading.highlighted { html.append((key, Array(highlighted.utf8))) }
         }
-        store?.write(fresh, suffix: Self.suffix)
-        return readings
+        store?.write(facts, suffix: Self.factsSuffix)
+        store?.write(html, suffix: Self.htmlSuffix)
+        return slots.map { answers[$0].reading }
+    }
+
+    /// What the store knows of a block; nil when it lacks anything asked for.
+    private func stored(_ key: String, withHTML: Bool) -> SwiftBlockReading? {
+        guard let store, let payload = store.read(key, suffix: Self.factsSuffix),
+              var reading = ReadingCoding.decode(payload) else { return nil }
+        if withHTML {
+            guard let html = store.read(key, suffix: Self.htmlSuffix) else { return nil }
+            reading.highlighted = String(decoding: html, as: UTF8.self)
+        }
+        return reading
     }
 
     /// One parse of one block, and everything learned from it.
@@ -102,15 +127,12 @@ package struct SwiftBlockReader: Sendable {
     }
 }
 
-/// A reading as the store keeps it: a few header lines, then the HTML.
+/// A reading as the store keeps it, without its HTML (kept apart): a few lines of text.
 enum ReadingCoding {
     static func encode(_ reading: SwiftBlockReading) -> [UInt8] {
         var text = "shape \(reading.needsOwnProgram ? 1 : 0) \(reading.hasMainAttribute ? 1 : 0)\n"
         for problem in reading.problems {
             text += "problem \(problem.line) \(problem.column) \(escaped(problem.message))\n"
-        }
-        if let html = reading.highlighted {
-            text += "highlighted\n" + html
         }
         return Array(text.utf8)
     }
@@ -119,7 +141,6 @@ enum ReadingCoding {
         let text = String(decoding: payload, as: UTF8.self)
         var shape: (own: Bool, main: Bool)?
         var problems: [SyntaxProblem] = []
-        var highlighted: String?
         var rest = Substring(text)
         while !rest.isEmpty {
             guard let end = rest.firstIndex(of: "\n") else { return nil }
@@ -133,16 +154,13 @@ enum ReadingCoding {
             case "problem":
                 guard words.count == 4, let line = Int(words[1]), let column = Int(words[2]) else { return nil }
                 problems.append(SyntaxProblem(line: line, column: column, message: unescaped(words[3])))
-            case "highlighted":
-                highlighted = String(rest)
-                rest = ""
             default:
                 return nil
             }
         }
         guard let shape else { return nil }
         return SwiftBlockReading(problems: problems, needsOwnProgram: shape.own, hasMainAttribute: shape.main,
-                                 highlighted: highlighted)
+                                 highlighted: nil)
     }
 
     /// A message on one line: backslashes and line ends written as `\\` and `\n`.
@@ -173,4 +191,19 @@ enum ReadingCoding {
         }
         return result
     }
+}
+
+/// A block's text as a dictionary key: hashed and compared byte for byte, without the Unicode
+/// normalization that `String` hashing does (code is compared exactly, and it is faster).
+struct CodeKey: Hashable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    static func == (lhs: CodeKey, rhs: CodeKey) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
 }

@@ -12,14 +12,14 @@ struct TableRunner {
 extension CourseCheck {
     /// The check of a course whose scenarios ended as the table says.
     static func run(_ course: Course, loadDiagnostics: [Diagnostic], options: CheckOptions,
-                    runner: TableRunner, facts: [String: SwiftBlockFacts] = [:]) -> CheckReport {
+                    runner: TableRunner, facts: CourseFacts? = nil) -> CheckReport {
         var outcomes: [ScenarioPlace: ScenarioOutcome] = [:]
         for (place, source) in scenariosToRun(course) {
             outcomes[place] = runner.outcomes[source.code] ?? .completed(output: "", standardError: "", fromCache: false)
         }
         let run = RunReport(outcomes: Array(outcomes.values), compiledCount: outcomes.count, cachedCount: 0,
                             compilerRuns: 1, diagnostics: [])
-        return report(course, findings: loadDiagnostics, facts: facts, outcomes: outcomes, run: run,
+        return report(course, findings: loadDiagnostics, facts: facts ?? CourseFacts(course), outcomes: outcomes, run: run,
                       compilerVersion: "Swift version 0.0", options: options)
     }
 }
@@ -140,10 +140,10 @@ struct CourseCheckTests {
 /// column.
 struct IllustrationFindingsTests {
     @Test func aProblemIsAWarningAtTheLessonLineAndColumn() {
-        let code = "let x = (1, \nstruct {}\n"
         let (read, found) = course(["# T\n\n  ```swift\n  let x = (1, \n  struct {}\n  ```\n"])
-        let facts = [code: SwiftBlockFacts(findings: [SyntaxFinding(line: 2, column: 1, message: "expected ')'")],
-                                           shape: .batchable, highlighted: nil)]
+        var facts = CourseFacts(read)
+        facts[0, 0] = SwiftBlockFacts(findings: [SyntaxFinding(line: 2, column: 1, message: "expected ')'")],
+                                      shape: .batchable, highlighted: nil)
         let report = CourseCheck.run(read, loadDiagnostics: found, options: CheckOptions(),
                                      runner: TableRunner(outcomes: [:]), facts: facts)
         #expect(report.diagnostics.ids == ["illustration-syntax"])

@@ -96,6 +96,20 @@ struct ScenarioRunnerTests {
         #expect(report.outcomes[1].completedOutput == "")
     }
 
+    /// A program of one scenario keeps what it printed before a trap: its output is unbuffered
+    /// from outside, without a file of ours beside its own.
+    @Test func aProgramOfItsOwnKeepsWhatItPrintedBeforeATrap() throws {
+        let report = try runner().run([
+            job("extension Int { var twice: Int { self * 2 } }\nprint(\"before\", 2.twice)\nlet xs: [Int] = []\nprint(xs[1])\n",
+                ownProgram: true),
+        ])
+        guard case let .crashed(_, output, standardError) = report.outcomes[0] else {
+            Issue.record("expected a crash, got \(report.outcomes[0])"); return
+        }
+        #expect(output == "before 4\n")
+        #expect(standardError.contains("Index out of range"))
+    }
+
     @Test func resultsComeFromTheCacheTheSecondTime() throws {
         let folder = temporaryFolder("cache")
         defer { try? FileManager.default.removeItem(at: folder) }

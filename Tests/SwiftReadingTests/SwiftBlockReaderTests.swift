@@ -54,7 +54,7 @@ struct SwiftBlockReaderTests {
         ("#if os(Linux)\nprint(1)\n#endif\n", true, false),
     ])
     func shapes(code: String, ownProgram: Bool, mainAttribute: Bool) {
-        let reading = reader().read([(code, .shape)])[code]
+        let reading = reader().read([(code, .shape)]).first
         #expect(reading?.needsOwnProgram == ownProgram)
         #expect(reading?.hasMainAttribute == mainAttribute)
     }
@@ -73,11 +73,15 @@ struct SwiftBlockReaderTests {
         let first = WorkCounts()
         let read = reader(folder, counts: first).read([(code, .problems), (code, .highlighted), (broken, .problems)])
         #expect(first.swiftParses.load(ordering: .relaxed) == 2)
+        #expect(read[0] == read[1])
         let second = WorkCounts()
         let again = reader(folder, counts: second).read([(code, .highlighted), (broken, .highlighted)])
         #expect(second.swiftParses.load(ordering: .relaxed) == 0)
-        #expect(again == read)
-        #expect(again[broken]?.problems.isEmpty == false)
+        #expect(again == [read[1], read[2]])
+        #expect(again[1].problems.isEmpty == false)
+        // A check asks for no HTML and reads none.
+        let check = reader(folder, counts: second).read([(code, .problems)])
+        #expect(check[0].highlighted == nil && check[0].problems == read[0].problems)
     }
 
     @Test func anEntryThatDoesNotVerifyIsReadAgain() throws {
@@ -85,7 +89,7 @@ struct SwiftBlockReaderTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let code = "import SwiftUI\n"
         _ = reader(folder).read([(code, .highlighted)])
-        let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".html") }
         #expect(entries.count == 1)
         let path = folder.appendingPathComponent(entries[0]).path
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -93,12 +97,12 @@ struct SwiftBlockReaderTests {
         let parses = WorkCounts()
         let read = reader(folder, counts: parses).read([(code, .highlighted)])
         #expect(parses.swiftParses.load(ordering: .relaxed) == 1)
-        #expect(read[code]?.highlighted?.hasSuffix("\n") == true)
+        #expect(read[0].highlighted?.hasSuffix("\n") == true)
     }
 
     @Test func messagesSurviveTheStore() {
         let reading = SwiftBlockReading(problems: [SyntaxProblem(line: 2, column: 5, message: "a \\ b\nc")],
-                                        needsOwnProgram: true, hasMainAttribute: false, highlighted: "<b>\n")
+                                        needsOwnProgram: true, hasMainAttribute: false, highlighted: nil)
         #expect(ReadingCoding.decode(ReadingCoding.encode(reading)) == reading)
     }
 }
