@@ -40,7 +40,7 @@ let hostLinkerSettings: [LinkerSetting] = [
 let layers: [(name: String, mayImport: [String])] = [
     ("CourseModel", []),
     ("CourseFiles", []),
-    ("LessonParsing", ["CourseModel", "CCmarkGFM"]),
+    ("LessonParsing", ["CourseModel", "CourseFiles", "CCmarkGFM"]),
     ("SwiftReading", ["CourseModel", "CourseFiles"]),
     ("ScenarioRunning", ["CourseModel", "CourseFiles", "CProcess"]),
     ("CourseChecking", ["CourseModel"]),
@@ -147,10 +147,7 @@ let package = Package(
         .executableTarget(name: "coursebook", dependencies: ["CoursebookCLI"]),
 
         // `make bench`: coursebook on generated corpora, against swiftc and hugo in the same run.
-        .executableTarget(
-            name: "coursebook-bench",
-            dependencies: ["CourseModel", "ScenarioRunning"],
-            path: "Sources/CoursebookBench"),
+        .executableTarget(name: "coursebook-bench", path: "Sources/CoursebookBench"),
 
         // Turns `templates/` into Swift source so that the tool carries its templates with it.
         .executableTarget(name: "TemplateEmbedder"),

@@ -64,3 +64,30 @@ package func writeNewFile(_ bytes: [UInt8], to path: String, mode: mode_t = 0o64
         written += result
     }
 }
+
+/// A file's bytes, read with one `open` and as few `read`s as it takes; nil when it cannot be
+/// read (missing, a folder, no permission). Cheaper than Foundation's `Data` for the thousands
+/// of small files a warm check reads.
+package func readFile(atPath path: String) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+    var filled = 0
+    while true {
+        if filled == bytes.count { bytes.append(contentsOf: [UInt8](repeating: 0, count: 4096)) }
+        let count = bytes.withUnsafeMutableBytes { buffer in
+            read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+        }
+        if count < 0 {
+            if errno == EINTR { continue }
+            return nil
+        }
+        if count == 0 { break }
+        filled += count
+    }
+    bytes.removeLast(bytes.count - filled)
+    return bytes
+}

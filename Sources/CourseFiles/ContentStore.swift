@@ -17,8 +17,7 @@ package struct ContentStore: Sendable {
 
     /// The payload stored under `key`, or nil when there is none or it does not verify.
     package func read(_ key: String, suffix: String) -> [UInt8]? {
-        guard let data = FileManager.default.contents(atPath: path(key, suffix)) else { return nil }
-        let bytes = [UInt8](data)
+        guard let bytes = readFile(atPath: path(key, suffix)) else { return nil }
         let header = Array((Self.magic + key + "\n").utf8)
         let digestEnd = header.count + 64
         guard bytes.count > digestEnd, bytes.starts(with: header),

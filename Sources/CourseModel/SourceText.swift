@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A lesson file's bytes, cut into lines the way cmark-gfm counts them: LF, CRLF or a lone CR
 /// ends a line. Checking reads lines from it; `--update` splices bytes by its ranges, so it
 /// keeps every byte (a BOM, CRLF, trailing spaces) exactly as the file has it.
@@ -17,25 +21,42 @@ package struct SourceText: Sendable, Equatable {
     package init(_ bytes: [UInt8]) {
         self.bytes = bytes
         var lines: [Line] = []
-        var start = 0
-        var index = 0
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\n"):
-                lines.append(Line(content: start..<index, end: index..<index + 1))
-                index += 1
-                start = index
-            case UInt8(ascii: "\r"):
-                let endLength = index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n") ? 2 : 1
-                lines.append(Line(content: start..<index, end: index..<index + endLength))
-                index += endLength
-                start = index
-            default:
-                index += 1
+        lines.reserveCapacity(bytes.count / 32 + 1)
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            var index = 0
+            // Most line ends are LF: the scan jumps from one to the next and looks for a CR
+            // only in files that have one.
+            let hasCR = !buffer.isEmpty && memchr(buffer.baseAddress!, Int32(UInt8(ascii: "\r")), buffer.count) != nil
+            while index < buffer.count {
+                if !hasCR {
+                    guard let pointer = memchr(buffer.baseAddress! + index, Int32(UInt8(ascii: "\n")), buffer.count - index) else {
+                        index = buffer.count
+                        break
+                    }
+                    let found = buffer.baseAddress!.distance(to: pointer.assumingMemoryBound(to: UInt8.self))
+                    lines.append(Line(content: start..<found, end: found..<found + 1))
+                    index = found + 1
+                    start = index
+                    continue
+                }
+                switch buffer[index] {
+                case UInt8(ascii: "\n"):
+                    lines.append(Line(content: start..<index, end: index..<index + 1))
+                    index += 1
+                    start = index
+                case UInt8(ascii: "\r"):
+                    let endLength = index + 1 < buffer.count && buffer[index + 1] == UInt8(ascii: "\n") ? 2 : 1
+                    lines.append(Line(content: start..<index, end: index..<index + endLength))
+                    index += endLength
+                    start = index
+                default:
+                    index += 1
+                }
             }
-        }
-        if start < bytes.count {
-            lines.append(Line(content: start..<bytes.count, end: bytes.count..<bytes.count))
+            if start < buffer.count {
+                lines.append(Line(content: start..<buffer.count, end: buffer.count..<buffer.count))
+            }
         }
         self.lines = lines
     }

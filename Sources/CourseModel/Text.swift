@@ -17,7 +17,18 @@ package func trimmingFinalNewline(_ text: String) -> Substring {
 /// Whether two texts are the same byte for byte, one final newline aside: how an output is
 /// compared with its block. Exact: two spellings of "é" that Unicode calls equal are not.
 package func sameIgnoringFinalNewline(_ a: String, _ b: String) -> Bool {
-    trimmingFinalNewline(a).utf8.elementsEqual(trimmingFinalNewline(b).utf8)
+    sameBytes(trimmingFinalNewline(a), trimmingFinalNewline(b))
+}
+
+/// Whether two texts hold the same bytes (no Unicode equivalence).
+package func sameBytes(_ a: Substring, _ b: Substring) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
+    let compared = a.utf8.withContiguousStorageIfAvailable { left in
+        b.utf8.withContiguousStorageIfAvailable { right in
+            left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+        }
+    }
+    return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
 }
 
 /// Text made safe inside HTML, in an element or an attribute value: `&`, `<`, `>`, `"` and

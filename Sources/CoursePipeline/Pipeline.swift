@@ -47,6 +47,7 @@ package struct Pipeline: Sendable {
         let loaded = try load(options.shared.course)
         var checked = try check(loaded, findings: [], options: options.shared, update: options.update,
                                 forSite: false).checked
+        Self.release(loaded)
         checked.report = write(rewritesOf: checked.report)
         return checked
     }
@@ -55,7 +56,15 @@ package struct Pipeline: Sendable {
         let (checked, input) = try checkedSite(options, validatingDestination: true)
         let staging = try render(input, out: options.out)
         try write(staging.site, out: options.out)
+        Self.release(input)
         return Built(checked: checked, pages: staging.pages, assets: staging.assets)
+    }
+
+    /// Freeing a large course's parsed documents and pages takes tens of milliseconds: it
+    /// happens on another thread, so that the answer does not wait for it (a command that ends
+    /// first leaves it to the system).
+    private static func release<Value: Sendable>(_ value: Value) {
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(value) {} }
     }
 
     /// The files `build` would write, kept in memory instead (`--out` is not looked at): for

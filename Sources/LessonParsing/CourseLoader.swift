@@ -1,3 +1,4 @@
+import CourseFiles
 import CourseModel
 import Foundation
 
@@ -72,10 +73,9 @@ package enum CourseLoader {
         let lessonFolder = absolute
         let read = names.concurrentMap { name -> Result<(Lesson, LessonDocument, [Diagnostic]), CourseReadError> in
             let shown = displayPath(display, name)
-            guard let data = FileManager.default.contents(atPath: lessonFolder + "/" + name) else {
+            guard let bytes = readFile(atPath: lessonFolder + "/" + name) else {
                 return .failure(CourseReadError("cannot read the lesson file", file: shown))
             }
-            let bytes = Array(data)
             let text: String
             do throws(CourseReadError) {
                 text = try decodeUTF8(bytes, file: shown)

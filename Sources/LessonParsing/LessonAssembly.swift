@@ -187,17 +187,26 @@ package enum LessonAssembly {
         let code = Array(normalizingLineEnds(element.literal).utf8)
         let first = element.fence == nil ? element.line : element.line + 1
         var offsets: [Int] = []
-        var start = 0
-        while start < code.count {
-            let end = code[start...].firstIndex(of: UInt8(ascii: "\n")) ?? code.count
-            let line = code[start..<end]
-            let sourceLine = source.content(ofLine: first + offsets.count)
-            if sourceLine.count >= line.count, sourceLine.suffix(line.count).elementsEqual(line) {
-                offsets.append(sourceLine.count - line.count)
-            } else {
-                offsets.append(0)
+        code.withUnsafeBufferPointer { code in
+            source.bytes.withUnsafeBufferPointer { file in
+                var start = 0
+                while start < code.count {
+                    let end = memchr(code.baseAddress! + start, Int32(UInt8(ascii: "\n")), code.count - start)
+                        .map { code.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? code.count
+                    let length = end - start
+                    let number = first + offsets.count
+                    var offset = 0
+                    if number >= 1, number <= source.lineCount {
+                        let line = source.lines[number - 1].content
+                        if line.count >= length,
+                           length == 0 || memcmp(file.baseAddress! + line.upperBound - length, code.baseAddress! + start, length) == 0 {
+                            offset = line.count - length
+                        }
+                    }
+                    offsets.append(offset)
+                    start = end + 1
+                }
             }
-            start = end + 1
         }
         return offsets
     }

@@ -338,17 +338,24 @@ package final class LessonDocument: @unchecked Sendable {
 
     /// The text a reader sees, without markup; line breaks inside a paragraph as spaces.
     private static func plainText(_ node: OpaquePointer) -> String {
-        var text = ""
+        var bytes: [UInt8] = []
+        appendPlainText(node, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func appendPlainText(_ node: OpaquePointer, to bytes: inout [UInt8]) {
         var child = cmark_node_first_child(node)
         while let current = child {
             switch MarkdownNodeKind(current) {
-            case .text, .code, .htmlInline: text += literal(current)
-            case .softBreak, .lineBreak: text += " "
-            default: text += plainText(current)
+            case .text, .code, .htmlInline:
+                if let text = cmark_node_get_literal(current) {
+                    bytes.append(contentsOf: UnsafeRawBufferPointer(start: text, count: strlen(text)))
+                }
+            case .softBreak, .lineBreak: bytes.append(UInt8(ascii: " "))
+            default: appendPlainText(current, to: &bytes)
             }
             child = cmark_node_next(current)
         }
-        return text
     }
 
     // MARK: Rendering

@@ -38,14 +38,17 @@ package struct ScenarioRunner: Sendable {
     package var compilerVersion: String { compiler.version }
 
     package func run(_ jobs: [ScenarioJob]) -> RunReport {
-        let keys = jobs.concurrentMap { job in
-            ResultCache.key(toolVersion: CoursebookVersion.current, compilerVersion: compiler.version,
-                            coreDigest: coreDigest, source: job.source)
+        // Keys and cache lookups on every core: a warm check of a large course does thousands.
+        let looked = jobs.concurrentMap { job -> (key: String, output: String?) in
+            let key = ResultCache.key(toolVersion: CoursebookVersion.current, compilerVersion: compiler.version,
+                                      coreDigest: coreDigest, source: job.source)
+            return (key, cache?.lookup(key))
         }
+        let keys = looked.map(\.key)
         var outcomes = [ScenarioOutcome?](repeating: nil, count: jobs.count)
         var pending: [Int] = []
-        for (index, key) in keys.enumerated() {
-            if let output = cache?.lookup(key) {
+        for (index, entry) in looked.enumerated() {
+            if let output = entry.output {
                 outcomes[index] = .completed(output: output, standardError: "", fromCache: true)
             } else {
                 pending.append(index)

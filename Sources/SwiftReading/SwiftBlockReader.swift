@@ -205,5 +205,5 @@ struct CodeKey: Hashable {
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    static func == (lhs: CodeKey, rhs: CodeKey) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+    static func == (lhs: CodeKey, rhs: CodeKey) -> Bool { sameBytes(Substring(lhs.text), Substring(rhs.text)) }
 }

@@ -90,6 +90,16 @@ struct CourseCheckTests {
         #expect(CourseCheck.run(read, loadDiagnostics: found, options: CheckOptions(), runner: same).passed == 1)
     }
 
+    /// Exact means byte for byte: two spellings of "é" that Unicode calls equal are not.
+    @Test func outputsCompareByteForByte() {
+        let text = "# L\n\n```swift scenario\nx\n```\n\n```output\ncaf\u{E9}\n```\n\nDR1. n\n"
+        let (read, found) = course([text])
+        let decomposed = TableRunner(outcomes: ["x\n": .completed(output: "cafe\u{301}\n", standardError: "", fromCache: false)])
+        #expect(CourseCheck.run(read, loadDiagnostics: found, options: CheckOptions(), runner: decomposed).failed == 1)
+        let same = TableRunner(outcomes: ["x\n": .completed(output: "caf\u{E9}", standardError: "", fromCache: false)])
+        #expect(CourseCheck.run(read, loadDiagnostics: found, options: CheckOptions(), runner: same).passed == 1)
+    }
+
     @Test func strictMakesWarningsErrors() {
         let text = "# L\n\n## S\n\n```swift scenario\nx\n```\n\n```output\n```\n"
         let (read, found) = course([text])
