@@ -7,17 +7,21 @@ SITE ?= _site
 RELEASE := .build/release/coursebook
 DEBUG := .build/debug/coursebook
 # What a fresh Debian machine with the Swift toolchain lacks: cmark-gfm (parsing), tidy and
-# chromium (the site's tests).
+# chromium (the site's tests). The bench also needs hugo, the peer it is measured against.
 DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev tidy chromium
+BENCH_PACKAGES := hugo
 
-.PHONY: all deps build check site test golden bench screenshots docs-screenshots clean
+.PHONY: all deps install-packages build check site test golden bench screenshots docs-screenshots clean
 
 all: deps build check site
 
 # Installs the missing Debian packages when run as root; otherwise says the exact command.
 deps:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEBIAN_PACKAGES)"
+
+install-packages:
 	@missing=""; \
-	for package in $(DEBIAN_PACKAGES); do \
+	for package in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}\n' $$package 2>/dev/null | grep -q '^install ok installed$$' \
 	    || missing="$$missing $$package"; \
 	done; \
@@ -53,8 +57,10 @@ test: deps
 golden: deps
 	COURSEBOOK_RECORD_GOLDEN=1 $(SWIFT) test --filter SitePagesTests
 
-# Times checks of a synthetic course of 100 lessons x 3 scenarios against plain swiftc runs.
+# Generates the bench corpora (100 and 1000 lessons, ../shared/bench/gen-course.py) and times
+# coursebook on them against one batched swiftc run, one compile per scenario and hugo.
 bench: build
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
 	.build/release/coursebook-bench
 
 BIN ?= $(RELEASE)
