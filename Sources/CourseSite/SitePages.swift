@@ -134,8 +134,9 @@ package enum SitePages {
                 "title": .text(lesson.title ?? lesson.slug),
                 "href": .text(pageName(lesson)),
                 "introduction": .html(rendered[number].body.introduction),
-                "scenarioCount": .text(words.scenarioCount(verified[number])),
-                "noteCount": .text(words.noteCount(lesson.notes.count)),
+                // A page with no scenario (a glossary) or no note says nothing of them.
+                "scenarioCount": .text(lesson.scenarios.isEmpty ? "" : words.scenarioCount(verified[number])),
+                "noteCount": .text(lesson.notes.isEmpty ? "" : words.noteCount(lesson.notes.count)),
             ]
         })
         index["scenarioTotal"] = .text(words.scenarioCount(verified.reduce(0, +)))
@@ -160,7 +161,7 @@ package enum SitePages {
                 "title": .text(title),
                 "body": .html(body.html),
                 "sections": .list(body.sections.map { ["title": .text($0.title), "href": .text("#\($0.anchor)")] }),
-                "scenarioCount": .text(words.scenarioCount(verified[number])),
+                "scenarioCount": .text(lesson.scenarios.isEmpty ? "" : words.scenarioCount(verified[number])),
             ])
             values["previous"] = link(number - 1)
             values["next"] = link(number + 1)

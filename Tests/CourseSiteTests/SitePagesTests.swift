@@ -1,6 +1,6 @@
 @testable import CourseSite
+import CoursePipeline
 import CourseModel
-@testable import CourseSite
 import Foundation
 import TestSupport
 import Testing
@@ -138,5 +138,31 @@ struct SiteWriterTests {
         #expect(throws: SiteWriteError(folder: other.path, message: "this is a repository root; choose another --out")) {
             try SiteWriter.validate(destination: other.path, course: course)
         }
+    }
+}
+
+/// A page of the course without scenarios or notes (a glossary) does not say "0 scenarios".
+struct PageWithoutScenariosTests {
+    @Test func saysNothingOfScenariosItHasNot() throws {
+        let folder = temporaryFolder("glossary")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let course = folder.appendingPathComponent("course")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("passing"), to: course)
+        let core = packageRoot.appendingPathComponent("Sources/Invalidation/Invalidation.swift").path
+        try #"{ "title": "Fixture", "language": "en", "core": ["\#(core)"] }"#
+            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        try "# Glossary\n\nThe words of the course.\n".write(to: course.appendingPathComponent("02-glossary.md"),
+                                                           atomically: true, encoding: .utf8)
+        var options = BuildCommandOptions()
+        options.shared.course = course.path
+        options.shared.cache = .none
+        let files = try Pipeline().siteFiles(options).files
+        #expect(files.text("02-glossary.html").contains("<p class=\"eyebrow\">Lesson 2</p>"))
+        #expect(files.text("01-counter.html").contains("<p class=\"eyebrow\">Lesson 1 · 2 scenarios verified</p>"))
+        let index = files.text("index.html")
+        // The hero's totals and the first lesson's counts; nothing under the glossary.
+        #expect(index.components(separatedBy: "<p class=\"meta\">2 scenarios verified · 2 limitations</p>").count == 3)
+        #expect(index.components(separatedBy: "class=\"meta\"").count == 3)
+        #expect(!index.contains("0 scenarios verified") && !index.contains("0 limitations"))
     }
 }
