@@ -53,7 +53,7 @@ test: deps
 	$(SWIFT) test
 	@$(MAKE) --no-print-directory screenshots BIN=$(DEBUG)
 
-# Records the golden pages of Tests/Fixtures/site anew into Tests/Golden/site; review the diff.
+# Records the golden pages of Tests/Fixtures/{site,markdown} anew into Tests/Golden/; review the diff.
 golden: deps
 	COURSEBOOK_RECORD_GOLDEN=1 $(SWIFT) test --filter SitePagesTests
 

@@ -30,13 +30,26 @@ package struct CourseConfig: Sendable, Equatable {
     package var core: [String]
     /// A folder of templates, relative to the course folder; nil for the built-in ones.
     package var templates: String?
+    /// How prose is typeset.
+    package var typography: Typography
 
-    package init(title: String, language: String, core: [String], templates: String? = nil) {
+    package init(title: String, language: String, core: [String], templates: String? = nil,
+                 typography: Typography = .plain) {
         self.title = title
         self.language = language
         self.core = core
         self.templates = templates
+        self.typography = typography
     }
+}
+
+/// `course.json`'s `"typography"`: how the prose of the lessons is typeset.
+package enum Typography: String, Sendable, Equatable, CaseIterable {
+    /// Quotes, dashes and dots as the author typed them (the default).
+    case plain
+    /// Straight quotes become typographic ones (“ ” ‘ ’), `--` and `---` an en and an em dash,
+    /// `...` an ellipsis: in prose only, never inside code, outputs or scenarios.
+    case smart
 }
 
 /// A Swift file that every scenario is compiled with.

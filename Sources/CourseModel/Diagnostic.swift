@@ -67,6 +67,8 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case conflictingAttributes = "conflicting-attributes"
     case skipWithoutScenario = "skip-without-scenario"
     case nestedBlock = "nested-block"
+    case footnoteUndefined = "footnote-undefined"
+    case calloutUnknown = "callout-unknown"
     // Scenarios and their outputs.
     case scenarioWithoutOutput = "scenario-without-output"
     case outputWithoutScenario = "output-without-scenario"

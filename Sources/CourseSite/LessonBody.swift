@@ -37,7 +37,16 @@ struct LessonBody {
     init(_ lesson: Lesson, document: LessonDocument, context: Context) {
         let blocks = document.renderBlocks(mentionHref: context.noteHref)
         // Headings never take the ids of the notes, their labels or the layout's main element.
-        var anchors = AnchorNamer(reserved: Set(lesson.notes.flatMap { ["dr\($0.number)", "dr\($0.number)-label"] } + ["main"]))
+        // Headings never take the ids of the notes, their labels, the footnotes or the
+        // layout's main element.
+        var reserved = Set(lesson.notes.flatMap { ["dr\($0.number)", "dr\($0.number)-label"] } + ["main", "footnotes"])
+        for case let .footnotes(_, labels) in blocks {
+            for label in labels {
+                reserved.insert("fn-\(label)")
+                reserved.formUnion((1...9).map { $0 == 1 ? "fnref-\(label)" : "fnref-\(label)-\($0)" })
+            }
+        }
+        var anchors = AnchorNamer(reserved: reserved)
         var html = ""
         var sections: [Section] = []
         var introduction = ""
@@ -86,6 +95,14 @@ struct LessonBody {
                     </aside>
 
                     """
+            case let .callout(kind, inner):
+                // A callout is a note in the flow of the lesson (role="note"), not a landmark,
+                // and looks unlike the limitation notes, which are the tool's own.
+                let title = context.words.calloutTitles[kind] ?? kind.marker
+                html += "<div class=\"callout callout-\(kind.rawValue)\" role=\"note\">\n<p class=\"callout-title\">\(escapeHTML(title))</p>\n\(inner)</div>\n"
+            case let .footnotes(section, _):
+                html += section.replacingOccurrences(of: "aria-label=\"Back to content\"",
+                                                     with: "aria-label=\"\(escapeHTML(context.words.footnoteBack))\"")
             case let .html(fragment, block):
                 if let paragraph = lesson.introduction, paragraph.block == block { introduction = fragment }
                 html += fragment

@@ -1,4 +1,5 @@
 import CourseModel
+import Foundation
 import LessonParsing
 import Synchronization
 
@@ -108,9 +109,11 @@ package enum SitePages {
                 },
                 limitationsHref: { "\(limitationsPage)#dr\($0)" })
             let body = LessonBody(lesson, document: input.documents[index], context: context)
-            // On the limitations page every note is on the same page.
+            // On the limitations page every note is on the same page; a footnote a note cites
+            // stays on its lesson's page.
             let notes = lesson.notes.isEmpty ? [:]
                 : input.documents[index].renderNotes(mentionHref: { noteLesson[$0] == nil ? nil : "#dr\($0)" })
+                    .mapValues { footnotesPointing(to: pageName(lesson), in: $0) }
             return (body, notes)
         }
         var passed = [Int](repeating: 0, count: course.lessons.count)
@@ -212,6 +215,18 @@ package enum SitePages {
         try render(input, into: sink)
         return sink.files
     }
+}
+
+/// A note's HTML for another page: its footnote references link to the footnotes on the
+/// lesson's page and lose their ids, which belong to that page.
+func footnotesPointing(to page: String, in html: String) -> String {
+    guard html.contains("data-footnote-ref") else { return html }
+    var result = html.replacingOccurrences(of: "href=\"#fn-", with: "href=\"\(page)#fn-")
+    while let start = result.range(of: " id=\"fnref-") {
+        guard let end = result[start.upperBound...].firstIndex(of: "\"") else { break }
+        result.removeSubrange(start.lowerBound...end)
+    }
+    return result
 }
 
 /// The values every page template sees. The navigation lists every lesson on every page; its

@@ -1,3 +1,5 @@
+import LessonParsing
+
 /// The words the tool itself puts on pages, in the course's language. Turkish and English are
 /// built in; `course.json`'s `language` chooses (by its first subtag).
 package struct SiteWords: Sendable {
@@ -24,6 +26,10 @@ package struct SiteWords: Sendable {
     package var coreRepeated: String
     package var skipToContent: String
     package var sectionLink: String
+    /// The titles of GitHub's five callouts (`> [!NOTE]` ...).
+    package var calloutTitles: [CalloutKind: String]
+    /// What a footnote's link back to the text says to assistive technology.
+    package var footnoteBack: String
     package var verifiedWith: @Sendable (String) -> String
     package var scenarioCount: @Sendable (Int) -> String
     package var noteCount: @Sendable (Int) -> String
@@ -62,6 +68,8 @@ package struct SiteWords: Sendable {
         coreRepeated: "önceki derstekiyle aynı; açmak için tıklayın",
         skipToContent: "İçeriğe geç",
         sectionLink: "Bu bölüme bağlantı",
+        calloutTitles: [.note: "Not", .tip: "İpucu", .important: "Önemli", .warning: "Uyarı", .caution: "Dikkat"],
+        footnoteBack: "Metne dön",
         verifiedWith: { "Bu çıktı, yukarıdaki kod Swift \($0) ile çalıştırılarak üretildi." },
         scenarioCount: { "\($0) senaryo doğrulandı" },
         noteCount: { "\($0) ölçüm sınırı" },
@@ -91,6 +99,8 @@ package struct SiteWords: Sendable {
         coreRepeated: "the same as before; click to open",
         skipToContent: "Skip to content",
         sectionLink: "Link to this section",
+        calloutTitles: [.note: "Note", .tip: "Tip", .important: "Important", .warning: "Warning", .caution: "Caution"],
+        footnoteBack: "Back to the text",
         verifiedWith: { "This output was produced by running the code above with Swift \($0)." },
         scenarioCount: { "\($0) scenario\($0 == 1 ? "" : "s") verified" },
         noteCount: { "\($0) limitation\($0 == 1 ? "" : "s")" },

@@ -4,7 +4,7 @@ import Foundation
 /// Reads `course.json`, strictly: every key known, every value of its type, so that a typo is
 /// an error at its line rather than a setting silently ignored.
 package enum CourseConfigReader {
-    private static let knownKeys = ["title", "language", "core", "templates"]
+    private static let knownKeys = ["title", "language", "core", "templates", "typography"]
 
     package static func read(_ bytes: [UInt8], file: String) throws(CourseReadError) -> CourseConfig {
         let data = Data(bytes)
@@ -49,7 +49,17 @@ package enum CourseConfigReader {
         }
         var templates: String?
         if fields["templates"] != nil { templates = try string("templates") }
-        return CourseConfig(title: title, language: language, core: core, templates: templates)
+        var typography = Typography.plain
+        if fields["typography"] != nil {
+            let value = try string("typography")
+            guard let chosen = Typography(rawValue: value) else {
+                throw CourseReadError("'typography' is \"plain\" or \"smart\", not \"\(value)\"",
+                                      file: file, line: line(of: "typography", in: data))
+            }
+            typography = chosen
+        }
+        return CourseConfig(title: title, language: language, core: core, templates: templates,
+                            typography: typography)
     }
 
     /// The line where `"text"` first appears in the file, for messages about a key or a value.

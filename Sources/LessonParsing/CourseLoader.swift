@@ -82,7 +82,7 @@ package enum CourseLoader {
             } catch {
                 return .failure(error)
             }
-            let document = LessonMarkdown.parse(text, counts: counts)
+            let document = LessonMarkdown.parse(text, typography: config.typography, counts: counts)
             let (lesson, findings) = LessonAssembly.assemble(
                 fileName: name, path: shown, source: SourceText(bytes), elements: document.elements)
             return .success((lesson, document, findings))

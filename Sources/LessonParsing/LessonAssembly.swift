@@ -57,6 +57,18 @@ package enum LessonAssembly {
                     "raw HTML is shown on the page as text, not passed through; write Markdown, or one of the allowed tags exactly (<kbd>, <sub>, <sup>, <br>, <mark>, <abbr title=\"...\">, <details>, <summary>)",
                     at: at(line, column)))
 
+            case let .undefinedFootnote(label, line, column):
+                diagnostics.append(.warning(
+                    .footnoteUndefined,
+                    "footnote '[^\(label)]' has no definition; add a line '[^\(label)]: ...' (it is shown as text)",
+                    at: at(line, column)))
+
+            case let .unknownCallout(kind, line):
+                diagnostics.append(.warning(
+                    .calloutUnknown,
+                    "'[!\(kind)]' is not a callout (known: \(CalloutKind.allCases.map { "[!\($0.marker)]" }.joined(separator: ", "))); the quote is shown as it is",
+                    at: at(line)))
+
             case let .code(element):
                 let (role, language, attributes, findings) = interpret(element, at: at)
                 diagnostics += findings

@@ -14,6 +14,11 @@ package enum LessonElement: Sendable, Equatable {
     case rawHTML(line: Int, column: Int)
     /// `DRn` in prose, outside code and links: the site links it to note n.
     case mention(number: Int, line: Int)
+    /// `[^label]` in prose with no `[^label]: ...` definition: shown as it is.
+    case undefinedFootnote(label: String, line: Int, column: Int)
+    /// A quote that opens with `[!KIND]` on a line of its own, where KIND is not one of
+    /// GitHub's five callouts: shown as a quote.
+    case unknownCallout(kind: String, line: Int)
 }
 
 /// A code block as the parser saw it.

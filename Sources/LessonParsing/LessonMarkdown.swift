@@ -9,12 +9,15 @@ import Synchronization
 /// out; no cmark type leaves this file.
 package enum LessonMarkdown {
     /// Parses a lesson; `counts` counts the parse (tests show that a command parses each lesson
-    /// once).
-    package static func parse(_ source: String, counts: WorkCounts) -> LessonDocument {
+    /// once). GitHub's footnotes are always read; `typography` decides whether quotes, dashes
+    /// and dots in prose become typographic (cmark-gfm's smart option never touches code).
+    package static func parse(_ source: String, typography: Typography = .plain,
+                              counts: WorkCounts) -> LessonDocument {
         counts.markdownParses.add(1, ordering: .relaxed)
         let names = extensionNames
+        let options = parseOptions(typography)
         let root: OpaquePointer = parseLock.withLock { _ in
-            let parser = cmark_parser_new(CMARK_OPT_DEFAULT)!
+            let parser = cmark_parser_new(options)!
             defer { cmark_parser_free(parser) }
             for name in names {
                 if let syntax = cmark_find_syntax_extension(name) {
@@ -30,6 +33,10 @@ package enum LessonMarkdown {
             return cmark_parser_finish(parser)!
         }
         return LessonDocument(root: root)
+    }
+
+    static func parseOptions(_ typography: Typography) -> Int32 {
+        CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | (typography == .smart ? CMARK_OPT_SMART : 0)
     }
 
     /// cmark-gfm keeps process-wide tables that `cmark_parser_finish` edits for the
@@ -51,7 +58,8 @@ enum MarkdownNodeKind: Equatable {
     case document, blockQuote, list, item, codeBlock, htmlBlock, paragraph, heading
     case thematicBreak, text, softBreak, lineBreak, code, htmlInline, emphasis, strong
     case link, image, table, tableRow, tableCell, strikethrough, taskItem
-    /// A kind coursebook has no use for (custom blocks, footnotes ...).
+    case footnoteReference, footnoteDefinition
+    /// A kind coursebook has no use for (custom blocks and inlines ...).
     case other
 
     init(_ node: OpaquePointer) {
@@ -74,6 +82,8 @@ enum MarkdownNodeKind: Equatable {
         case CMARK_NODE_STRONG: self = .strong
         case CMARK_NODE_LINK: self = .link
         case CMARK_NODE_IMAGE: self = .image
+        case CMARK_NODE_FOOTNOTE_REFERENCE: self = .footnoteReference
+        case CMARK_NODE_FOOTNOTE_DEFINITION: self = .footnoteDefinition
         default:
             switch String(cString: cmark_node_get_type_string(node)) {
             case "table": self = .table
@@ -106,6 +116,11 @@ package final class LessonDocument: @unchecked Sendable {
         var allowedHTML: [OpaquePointer: String]
         /// Top-level code blocks inside a `<details>`.
         var inDetails: Set<Int>
+        /// Top-level quotes that are callouts (`> [!NOTE]`), with their kind.
+        var callouts: [OpaquePointer: CalloutKind]
+        /// The footnotes, moved out of the lesson's flow into a document of their own when the
+        /// tree is made ready for pages: they are rendered once, at the end.
+        var footnotes: OpaquePointer?
         /// Whether the tree was made ready for rendering (labels dropped, raw HTML made text,
         /// mentions made links).
         var prepared = false
@@ -119,11 +134,14 @@ package final class LessonDocument: @unchecked Sendable {
         let read = Self.readElements(root)
         elements = read.elements
         state = Mutex(RenderState(root: root, codeBlockIDs: read.codeBlockIDs, allowedHTML: read.allowedHTML,
-                                  inDetails: read.inDetails))
+                                  inDetails: read.inDetails, callouts: read.callouts))
     }
 
     deinit {
-        state.withLock { cmark_node_free($0.root) }
+        state.withLock { state in
+            cmark_node_free(state.root)
+            if let footnotes = state.footnotes { cmark_node_free(footnotes) }
+        }
     }
 
     /// The lesson's top-level blocks for a page, in document order. Raw HTML becomes text; `DRn`
@@ -141,6 +159,15 @@ package final class LessonDocument: @unchecked Sendable {
                 blocks.append(Self.renderedBlock(current, index: index, state: state, renderer: renderer))
                 index += 1
                 node = cmark_node_next(current)
+            }
+            if let footnotes = state.footnotes {
+                // cmark-gfm keeps a definition's label to itself; its HTML names it in the ids.
+                let html = renderer.html(footnotes)
+                let labels = html.ranges(of: "<li id=\"fn-").compactMap { found -> String? in
+                    let label = html[found.upperBound...]
+                    return label.firstIndex(of: "\"").map { String(label[..<$0]) }
+                }
+                blocks.append(.footnotes(html: html, labels: labels))
             }
             return blocks
         }
@@ -168,6 +195,7 @@ package final class LessonDocument: @unchecked Sendable {
         var codeBlockIDs: [OpaquePointer: Int] = [:]
         var allowedHTML: [OpaquePointer: String] = [:]
         var inDetails: Set<Int> = []
+        var callouts: [OpaquePointer: CalloutKind] = [:]
     }
 
     /// A raw HTML node as the walk met it.
@@ -234,9 +262,25 @@ package final class LessonDocument: @unchecked Sendable {
                                           pieces: AllowedHTML.pieces(literal(node), isBlock: kind == .htmlBlock),
                                           element: reading.elements.count))
                 reading.elements.append(.rawHTML(line: line, column: Int(cmark_node_get_start_column(node))))
-            case .text where linkDepth == 0 && mayMention(node):
-                for mention in LimitNoteMention.find(in: literal(node)) {
-                    reading.elements.append(.mention(number: mention.number, line: line))
+            case .blockQuote where isTopLevel:
+                guard let marker = calloutMarker(node) else { break }
+                if let kind = CalloutKind(marker: marker.kind) {
+                    reading.callouts[node] = kind
+                } else {
+                    reading.elements.append(.unknownCallout(kind: marker.kind, line: line))
+                }
+            case .text where linkDepth == 0:
+                guard let text = cmark_node_get_literal(node) else { break }
+                if strstr(text, "DR") != nil {
+                    for mention in LimitNoteMention.find(in: literal(node)) {
+                        reading.elements.append(.mention(number: mention.number, line: line))
+                    }
+                }
+                if strstr(text, "[^") != nil {
+                    let column = Int(cmark_node_get_start_column(node))
+                    for (label, offset) in undefinedFootnotes(in: literal(node)) {
+                        reading.elements.append(.undefinedFootnote(label: label, line: line, column: column + offset))
+                    }
                 }
             default:
                 break
@@ -310,6 +354,41 @@ package final class LessonDocument: @unchecked Sendable {
             inDetails = hidden
         }
         return allowed
+    }
+
+    /// The `[!KIND]` that opens a quote on a line of its own, with its text node.
+    private static func calloutMarker(_ quote: OpaquePointer) -> (kind: String, text: OpaquePointer)? {
+        guard let paragraph = cmark_node_first_child(quote), MarkdownNodeKind(paragraph) == .paragraph,
+              let text = cmark_node_first_child(paragraph), MarkdownNodeKind(text) == .text else { return nil }
+        if let next = cmark_node_next(text) {
+            let kind = MarkdownNodeKind(next)
+            guard kind == .softBreak || kind == .lineBreak else { return nil }
+        }
+        var marker = Substring(literal(text))
+        while let last = marker.last, last == " " || last == "\t" { marker = marker.dropLast() }
+        guard marker.hasPrefix("[!"), marker.hasSuffix("]"), marker.count > 3 else { return nil }
+        let kind = marker.dropFirst(2).dropLast()
+        guard kind.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+        return (String(kind), text)
+    }
+
+    /// The labels of `[^label]` left as text (a footnote reference cmark-gfm found no
+    /// definition for), with the byte offset of each in the text.
+    private static func undefinedFootnotes(in text: String) -> [(label: String, offset: Int)] {
+        var labels: [(label: String, offset: Int)] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "[") {
+            let after = rest[rest.index(after: open)...]
+            guard after.first == "^" else { rest = after; continue }
+            let label = after.dropFirst()
+            guard let end = label.firstIndex(of: "]") else { break }
+            let name = label[..<end]
+            if !name.isEmpty, !name.contains(where: { $0 == " " || $0 == "\t" || $0 == "[" }) {
+                labels.append((String(name), text.utf8.distance(from: text.startIndex, to: open)))
+            }
+            rest = label[label.index(after: end)...]
+        }
+        return labels
     }
 
     /// Whether a text node holds `DR` at all: most do not, and need no Swift string.
@@ -410,6 +489,21 @@ package final class LessonDocument: @unchecked Sendable {
             for node in mentionTexts {
                 state.mentionLinks += linkMentions(in: node, linked: { mentionHref($0) != nil })
             }
+            for quote in state.callouts.keys { dropCalloutMarker(from: quote) }
+            var definitions: [OpaquePointer] = []
+            var topLevel = cmark_node_first_child(state.root)
+            while let current = topLevel {
+                if MarkdownNodeKind(current) == .footnoteDefinition { definitions.append(current) }
+                topLevel = cmark_node_next(current)
+            }
+            if !definitions.isEmpty {
+                let footnotes = cmark_node_new(CMARK_NODE_DOCUMENT)!
+                for definition in definitions {
+                    cmark_node_unlink(definition)
+                    cmark_node_append_child(footnotes, definition)
+                }
+                state.footnotes = footnotes
+            }
         }
         for (link, number) in state.mentionLinks {
             cmark_node_set_url(link, mentionHref(number) ?? "#dr\(number)")
@@ -462,6 +556,14 @@ package final class LessonDocument: @unchecked Sendable {
             // it is rendered here, as it is.
             guard let id = state.codeBlockIDs[node] else { return .html(renderer.html(node), block: index) }
             return .code(id: id, inDetails: state.inDetails.contains(id))
+        case .blockQuote where state.callouts[node] != nil:
+            var html = ""
+            var child = cmark_node_first_child(node)
+            while let current = child {
+                html += renderer.html(current)
+                child = cmark_node_next(current)
+            }
+            return .callout(state.callouts[node]!, html: html)
         case .paragraph:
             guard let number = state.noteNumbers[node] else { return .html(renderer.html(node), block: index) }
             return .limitNote(number: number, innerHTML: innerParagraphHTML(renderer.html(node)))
@@ -472,6 +574,14 @@ package final class LessonDocument: @unchecked Sendable {
 
     private static func innerParagraphHTML(_ html: String) -> String {
         html.hasPrefix("<p>") && html.hasSuffix("</p>\n") ? String(html.dropFirst(3).dropLast(5)) : html
+    }
+
+    /// Removes a callout's `[!KIND]` line: the page shows the kind as the callout's title.
+    private static func dropCalloutMarker(from quote: OpaquePointer) {
+        guard let (_, text) = calloutMarker(quote), let paragraph = cmark_node_parent(text) else { return }
+        if let next = cmark_node_next(text) { cmark_node_free(next) }
+        cmark_node_free(text)
+        if cmark_node_first_child(paragraph) == nil { cmark_node_free(paragraph) }
     }
 
     /// Removes the `DRn.` label (and the spaces after it) from the start of a note's paragraph:
@@ -525,7 +635,7 @@ package final class LessonDocument: @unchecked Sendable {
         deinit { cmark_llist_free(allocator, extensions) }
 
         func html(_ node: OpaquePointer) -> String {
-            guard let rendered = cmark_render_html(node, CMARK_OPT_DEFAULT, extensions) else { return "" }
+            guard let rendered = cmark_render_html(node, CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES, extensions) else { return "" }
             defer { allocator!.pointee.free(rendered) }
             return String(cString: rendered)
         }
@@ -543,4 +653,22 @@ package enum RenderedBlock: Sendable, Equatable {
     case limitNote(number: Int, innerHTML: String)
     /// Any other block, rendered by cmark-gfm; `block` is its place among the top-level blocks.
     case html(String, block: Int)
+    /// A quote that opens with `[!NOTE]` and the like: its blocks, without the marker.
+    case callout(CalloutKind, html: String)
+    /// The lesson's footnotes, numbered and linked both ways, as one `<section>`; `labels` are
+    /// the footnotes' names (their anchors are `fn-label` and `fnref-label`). Always last.
+    case footnotes(html: String, labels: [String])
+}
+
+/// GitHub's callouts: a quote whose first line is `[!NOTE]`, `[!TIP]`, `[!IMPORTANT]`,
+/// `[!WARNING]` or `[!CAUTION]`.
+package enum CalloutKind: String, Sendable, CaseIterable {
+    case note, tip, important, warning, caution
+
+    /// The kind's word as a lesson writes it (`NOTE`); any case is accepted.
+    package var marker: String { rawValue.uppercased() }
+
+    init?(marker: String) {
+        self.init(rawValue: marker.lowercased())
+    }
 }

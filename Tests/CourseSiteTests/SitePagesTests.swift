@@ -5,29 +5,29 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The pages of the `site` fixture, compared file by file with the committed golden copies
-/// under Tests/Golden/site. `make golden` records them anew (review the diff).
+/// The pages of the `site` and `markdown` fixtures, compared file by file with the committed
+/// golden copies under Tests/Golden/<fixture>. `make golden` records them anew (review the diff).
 @Suite(.serialized) struct SitePagesTests {
-    static let golden = packageRoot.appendingPathComponent("Tests/Golden/site")
-
-    @Test func pagesMatchTheGoldenFiles() throws {
-        let (report, files) = try renderedFixture("site")
+    @Test(arguments: ["site", "markdown"])
+    func pagesMatchTheGoldenFiles(fixture: String) throws {
+        let golden = packageRoot.appendingPathComponent("Tests/Golden/\(fixture)")
+        let (report, files) = try renderedFixture(fixture)
         #expect(report.succeeded)
         let record = ProcessInfo.processInfo.environment["COURSEBOOK_RECORD_GOLDEN"] == "1"
         if record {
-            try? FileManager.default.removeItem(at: Self.golden)
+            try? FileManager.default.removeItem(at: golden)
             for file in files {
-                let url = Self.golden.appendingPathComponent(file.path)
+                let url = golden.appendingPathComponent(file.path)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(file.bytes).write(to: url)
             }
         }
-        let expected = try FileManager.default.subpathsOfDirectory(atPath: Self.golden.path)
-            .filter { !$0.hasSuffix("/") && !isFolder(Self.golden.appendingPathComponent($0)) }.sorted()
-        #expect(files.map(\.path).sorted() == expected, "the site's files differ from Tests/Golden/site (make golden records them)")
+        let expected = try FileManager.default.subpathsOfDirectory(atPath: golden.path)
+            .filter { !$0.hasSuffix("/") && !isFolder(golden.appendingPathComponent($0)) }.sorted()
+        #expect(files.map(\.path).sorted() == expected, "the site's files differ from Tests/Golden/\(fixture) (make golden records them)")
         for file in files {
-            let golden = try? Data(contentsOf: Self.golden.appendingPathComponent(file.path))
-            #expect(golden.map(Array.init) == file.bytes, "\(file.path) differs from Tests/Golden/site/\(file.path) (make golden records it)")
+            let recorded = try? Data(contentsOf: golden.appendingPathComponent(file.path))
+            #expect(recorded.map(Array.init) == file.bytes, "\(file.path) differs from Tests/Golden/\(fixture)/\(file.path) (make golden records it)")
         }
     }
 

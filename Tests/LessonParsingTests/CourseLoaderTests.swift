@@ -61,12 +61,13 @@ struct CourseLoaderTests {
     }
 
     @Test(arguments: [
-        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "theme": 1 }"#, "unknown key 'theme' (known: title, language, core, templates)"),
+        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "theme": 1 }"#, "unknown key 'theme' (known: title, language, core, templates, typography)"),
         (#"{ "language": "en", "core": ["C.swift"] }"#, "missing 'title'"),
         (#"{ "title": 3, "language": "en", "core": ["C.swift"] }"#, "'title' must be a non-empty string"),
         (#"{ "title": "T", "language": "en us", "core": ["C.swift"] }"#, "'language' must be a BCP 47 tag such as \"tr\" or \"en-GB\""),
         (#"{ "title": "T", "language": "en", "core": [] }"#, "'core' must be a non-empty list of paths (relative to the course folder)"),
         (#"[1]"#, "course.json must hold one object: { \"title\": ..., \"language\": ..., \"core\": [...] }"),
+        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "typography": "fancy" }"#, "'typography' is \"plain\" or \"smart\", not \"fancy\""),
     ])
     func strictSettings(json: String, message: String) {
         #expect(loadError(["course.json": Array(json.utf8)])?.summary == message)

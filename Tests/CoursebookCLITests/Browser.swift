@@ -1,0 +1,111 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Headless Chromium driven through the DevTools protocol over a pipe (`--remote-debugging-pipe`:
+/// commands on its fd 3, replies on its fd 4, each a JSON message ended by a NUL). A test opens
+/// a page and asks it questions the way a reader's clicks would; the pages themselves carry no
+/// script.
+final class Browser {
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    private let pid: pid_t
+    private let toBrowser: Int32
+    private let fromBrowser: Int32
+    private let profile: String
+    private var pending: [UInt8] = []
+    private var nextID = 0
+    private var session = ""
+
+    init(_ executable: String) throws {
+        var commands: [Int32] = [0, 0], replies: [Int32] = [0, 0]
+        guard pipe(&commands) == 0, pipe(&replies) == 0 else { throw Failure(description: "no pipe") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, commands[0], 3)
+        posix_spawn_file_actions_adddup2(&actions, replies[1], 4)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        profile = NSTemporaryDirectory() + "coursebook-browser-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let arguments = [executable, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
+                         "--user-data-dir=\(profile)", "about:blank"]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        close(commands[0])
+        close(replies[1])
+        guard status == 0 else { throw Failure(description: "cannot start \(executable)") }
+        self.pid = pid
+        toBrowser = commands[1]
+        fromBrowser = replies[0]
+    }
+
+    deinit {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        close(toBrowser)
+        close(fromBrowser)
+        try? FileManager.default.removeItem(atPath: profile)
+    }
+
+    /// Opens `url` in a new tab and waits until it has loaded.
+    func open(_ url: URL) throws {
+        let created = try send("Target.createTarget", ["url": url.absoluteString])
+        guard let target = created["targetId"] as? String,
+              let id = try send("Target.attachToTarget", ["targetId": target, "flatten": true])["sessionId"] as? String else {
+            throw Failure(description: "cannot open \(url)")
+        }
+        session = id
+        // The new tab starts on about:blank, which is "complete" at once: wait for the page.
+        for _ in 0..<400 {
+            if try evaluate("location.href") as? String == url.absoluteString,
+               try evaluate("document.readyState") as? String == "complete" { return }
+            usleep(25_000)
+        }
+        throw Failure(description: "\(url) did not load")
+    }
+
+    /// The value of a JavaScript expression in the open page.
+    func evaluate(_ expression: String) throws -> Any? {
+        let result = try send("Runtime.evaluate", ["expression": expression, "returnByValue": true], session: session)
+        return (result["result"] as? [String: Any])?["value"]
+    }
+
+    private func send(_ method: String, _ params: [String: Any], session: String? = nil) throws -> [String: Any] {
+        nextID += 1
+        let id = nextID
+        var message: [String: Any] = ["id": id, "method": method, "params": params]
+        if let session, !session.isEmpty { message["sessionId"] = session }
+        let bytes = Array(try JSONSerialization.data(withJSONObject: message)) + [0]
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(toBrowser, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw Failure(description: "the browser closed its pipe") }
+            written += count
+        }
+        while true {
+            let reply = try readMessage()
+            guard reply["id"] as? Int == id else { continue }
+            if let error = reply["error"] { throw Failure(description: "\(method): \(error)") }
+            return reply["result"] as? [String: Any] ?? [:]
+        }
+    }
+
+    private func readMessage() throws -> [String: Any] {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let end = pending.firstIndex(of: 0) {
+                let message = Array(pending[..<end])
+                pending.removeFirst(end + 1)
+                return (try JSONSerialization.jsonObject(with: Data(message)) as? [String: Any]) ?? [:]
+            }
+            let count = read(fromBrowser, &buffer, buffer.count)
+            guard count > 0 else { throw Failure(description: "the browser closed its pipe") }
+            pending += buffer[0..<count]
+        }
+    }
+}
