@@ -184,14 +184,15 @@ package struct Pipeline: Sendable {
                                       onParse: { counts.swiftParses.add(1, ordering: .relaxed) })
         let toRun = CourseCheck.scenariosToRun(course)
         var facts = CourseFacts(course)
-        let shapes = reader.read(toRun.map { ($0.source.code, .shape) })
-        var jobs: [ScenarioJob] = []
-        for (scenario, reading) in zip(toRun, shapes) {
+        // Every scenario is read whole before the compiler starts: its shape says whether a
+        // batch can run it exactly as its own main.swift would.
+        let coreNames = course.coreFiles.reduce(into: Set<String>()) { $0.formUnion(reader.globalNames(of: $1.text)) }
+        let readings = reader.read(toRun.map { ($0.source.code, forSite ? .highlighted : .problems) })
+        for (scenario, reading) in zip(toRun, readings) {
             let block = course.lessons[scenario.place.lesson].scenarios[scenario.place.scenario].block
             facts[scenario.place.lesson, block.id] = Self.facts(reading)
-            jobs.append(ScenarioJob(source: scenario.source, shape: ScenarioShape(
-                needsOwnProgram: reading.needsOwnProgram, hasMainAttribute: reading.hasMainAttribute)))
         }
+        let jobs = Self.jobs(toRun.map(\.source), readings: readings, coreNames: coreNames)
 
         var settings = RunSettings()
         settings.timeLimit = options.timeLimit
@@ -201,7 +202,8 @@ package struct Pipeline: Sendable {
         let running = Background { batch.isEmpty ? RunReport.empty : runner.run(batch) }
 
         // While the compiler works: every other Swift block, as far as this command needs it
-        // (a check, the illustrations' syntax; a build, every block's highlighting too).
+        // (a check, the illustrations' syntax; a build, every block's highlighting too; the
+        // scenarios that ran were read above).
         var requests: [(code: String, need: SwiftBlockReader.Need)] = []
         var places: [(lesson: Int, block: Int)] = []
         for (lessonIndex, lesson) in course.lessons.enumerated() {
@@ -209,7 +211,7 @@ package struct Pipeline: Sendable {
                 let need: SwiftBlockReader.Need
                 if case .illustration = block.role {
                     need = forSite ? .highlighted : .problems
-                } else if forSite, block.role != .output {
+                } else if forSite, block.role != .output, block.role != .scenario {
                     need = .highlighted
                 } else {
                     continue
@@ -229,6 +231,17 @@ package struct Pipeline: Sendable {
             course, findings: loaded.diagnostics + findings, facts: facts, outcomes: outcomes, run: run,
             compilerVersion: compiler.version, options: CheckOptions(strict: options.strict, update: update))
         return (Checked(report: report, cacheUsed: cacheFolder != nil), facts)
+    }
+
+    /// The scenarios to run, each with its shape: from its reading, and from the core's names —
+    /// a top-level name the core files use would be the module's in main.swift and could change
+    /// what the core means, so such a scenario gets a program of its own.
+    static func jobs(_ sources: [ScenarioSource], readings: [SwiftBlockReading], coreNames: Set<String>) -> [ScenarioJob] {
+        zip(sources, readings).map { source, reading in
+            let ownProgram = reading.needsOwnProgram || !coreNames.isDisjoint(with: reading.declaredNames)
+            return ScenarioJob(source: source, shape: ScenarioShape(needsOwnProgram: ownProgram,
+                                                                     hasMainAttribute: reading.hasMainAttribute))
+        }
     }
 
     /// What the Swift parser learned of a block, as the model keeps it.

@@ -12,7 +12,7 @@ package struct ResultCache: Sendable {
 
     static let suffix = "out"
     /// Bump when the way scenarios are compiled or run changes what they could print.
-    package static let formatVersion = "2"
+    package static let formatVersion = "3"
 
     /// A digest of the core files (names and texts), computed once per run and hashed into
     /// every key instead of the files themselves.

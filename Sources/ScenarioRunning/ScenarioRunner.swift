@@ -174,44 +174,35 @@ private final class RunSession: Sendable {
         return blamed.sorted() + runTogether(indices.filter { !blamed.contains($0) })
     }
 
-    /// Runs a batch program until every scenario has an outcome: a scenario that ends the
-    /// program fails alone, and the program starts again with the scenarios after it.
+    /// Runs a batch program until every scenario has an outcome. Each scenario runs in a
+    /// process of its own, so one that crashes or exits ends only itself; one that runs past its
+    /// time or prints past the cap is stopped with the whole program, which then starts again
+    /// with the scenarios after it.
     private func execute(program: String, indices: [Int], in folder: String) -> [Int] {
         var remaining = indices
-        var alone: [Int] = []
         while !remaining.isEmpty {
-            let nonce = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-            var watcher = ScenarioWatcher(nonce: nonce, timeLimit: runner.settings.timeLimit,
-                                          outputCap: runner.settings.outputCap)
+            var watcher = ScenarioWatcher(timeLimit: runner.settings.timeLimit, outputCap: runner.settings.outputCap)
             let termination: Termination
+            var environment = Self.programEnvironment
+            environment[ScenarioProgram.scenariosVariable] = remaining.map(String.init).joined(separator: " ")
             do {
-                termination = try ChildProcess(
-                    executable: program, arguments: [nonce] + remaining.map(String.init),
-                    environment: Self.programEnvironment, workingDirectory: folder
-                ).run(watching: &watcher)
+                termination = try ChildProcess(executable: program, arguments: [], environment: environment,
+                                               workingDirectory: emptyFolder(in: folder)).run(watching: &watcher)
             } catch {
                 record(remaining, .crashed(.exited(127), output: "", standardError: error.description))
-                return alone
+                return []
             }
-            watcher.finishStreams()
-            var outcomes = watcher.outcomes(after: termination)
-            // A scenario that ended the whole program with status 0 (it called `exit(0)`)
-            // would simply have finished as a program of its own: run it that way.
-            if termination.isSuccess, let unfinished = watcher.current?.index {
-                outcomes[unfinished] = nil
-                alone.append(unfinished)
-                remaining.removeAll { $0 == unfinished }
-            }
+            let outcomes = watcher.outcomes(after: termination)
             for (index, outcome) in outcomes { record([index], outcome) }
             let before = remaining.count
             remaining.removeAll { outcomes[$0] != nil }
-            if remaining.count == before, !remaining.isEmpty, watcher.current == nil {
+            if remaining.count == before {
                 // Nothing began: the program itself cannot run.
                 record(remaining, .crashed(termination, output: "", standardError: ""))
                 break
             }
         }
-        return alone
+        return []
     }
 
     // MARK: Programs of one scenario
@@ -254,9 +245,8 @@ private final class RunSession: Sendable {
                                       outputCap: runner.settings.outputCap)
         do {
             let termination = try ChildProcess(executable: program, arguments: [],
-                                               environment: Self.programEnvironment.merging(unbuffered ?? [:]) { $1 },
-                                               workingDirectory: folder).run(watching: &watcher)
-            watcher.finishStreams()
+                                               environment: Self.programEnvironment,
+                                               workingDirectory: emptyFolder(in: folder)).run(watching: &watcher)
             for (outcomeIndex, outcome) in watcher.outcomes(after: termination) {
                 record([outcomeIndex], outcome)
             }
@@ -271,7 +261,17 @@ private final class RunSession: Sendable {
     /// symbolicating a trap the report does not need. Hashing is seeded the same way every run,
     /// so that the order of a Set, a Dictionary or the Observation framework's callbacks is the
     /// same each time a scenario runs, and a cached answer stays the answer.
+    /// Batched or alone, a scenario sees the same environment (stdbuf's variables included).
     private static let programEnvironment = ["SWIFT_BACKTRACE": "enable=no", "SWIFT_DETERMINISTIC_HASHING": "1"]
+        .merging(ScenarioProgram.unbufferedOutput ?? [:]) { $1 }
+
+    /// A new empty folder for a program to run in: a scenario that lists or writes files in its
+    /// working folder sees none of the sources, nor another scenario's files.
+    private func emptyFolder(in folder: String) -> String {
+        let run = "\(folder)/run-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true)
+        return run
+    }
 
     private func newProgramFolder(_ kind: String) -> String {
         let number = state.withLock { state -> Int in

@@ -1,36 +1,40 @@
 import CourseModel
 
-/// Watches a scenario program run: splits its streams at the markers the prelude writes
-/// between scenarios, and stops the program when the scenario under way runs past its time or
-/// prints past the output cap. A program of one scenario has no markers: its whole output is
-/// that scenario's, and it begins when the program starts.
+/// Watches a scenario program run, and stops it when the scenario under way runs past its time
+/// or prints past the output cap.
+///
+/// A batch program writes only frames on its standard output (see `ScenarioProgram`): where a
+/// scenario begins, what it printed on each stream, how its process ended. A program of one
+/// scenario has no frames: its whole output is that scenario's, and it begins when the program
+/// starts.
 struct ScenarioWatcher: ChildWatcher {
     enum Stop: Equatable { case timedOut, outputCapped }
 
     let timeLimit: Duration
     let outputCap: Int
     private let isSingle: Bool
-    private var output: MarkerStream
-    private var errors: MarkerStream
+    private var frames = FrameStream()
+    private var outputs: [Int: [UInt8]] = [:]
+    private var errors: [Int: [UInt8]] = [:]
+    /// How each scenario's process ended, for those that did.
+    private(set) var endings: [Int: Termination] = [:]
+    /// The scenarios that ended, in order.
+    private(set) var ended: [Int] = []
+    /// The program broke the frame protocol: what it wrote cannot be trusted.
+    private(set) var garbled = false
 
     /// The scenario under way and when it began.
     private(set) var current: (index: Int, start: ContinuousClock.Instant)?
-    /// The scenarios that ran to their end marker.
-    private(set) var ended: [Int] = []
     /// When the program started or last ended a scenario: nothing else should take long
     /// between scenarios, so the time limit runs from here too.
     private var quietSince = ContinuousClock.now
     private(set) var stop: Stop?
 
-    /// A watcher for a batch program whose markers carry `nonce`.
-    init(nonce: String, timeLimit: Duration, outputCap: Int) {
+    /// A watcher for a batch program.
+    init(timeLimit: Duration, outputCap: Int) {
         self.timeLimit = timeLimit
         self.outputCap = outputCap
         isSingle = false
-        let prefix = Array("\u{1E}coursebook-\(nonce)-".utf8)
-        output = MarkerStream(prefix: prefix)
-        // Standard error is not compared, only shown: past the cap it is dropped, not stopped.
-        errors = MarkerStream(prefix: prefix, segmentCap: outputCap)
     }
 
     /// A watcher for a program of one scenario, which begins now.
@@ -38,8 +42,6 @@ struct ScenarioWatcher: ChildWatcher {
         self.timeLimit = timeLimit
         self.outputCap = outputCap
         isSingle = true
-        output = MarkerStream(single: index)
-        errors = MarkerStream(single: index, segmentCap: outputCap)
         current = (index, ContinuousClock.now)
     }
 
@@ -49,36 +51,83 @@ struct ScenarioWatcher: ChildWatcher {
 
     mutating func received(_ bytes: ArraySlice<UInt8>, from stream: ChildStream,
                            at time: ContinuousClock.Instant) -> Bool {
-        guard stream == .standardOutput else {
-            _ = errors.append(bytes)
-            return true
-        }
-        for marker in output.append(bytes) {
-            switch marker.kind {
-            case .begin: current = (marker.index, time)
-            case .end: ended.append(marker.index); current = nil; quietSince = time
+        if isSingle {
+            guard let index = current?.index else { return true }
+            switch stream {
+            case .standardOutput: Self.keep(bytes, as: index, in: &outputs, cap: outputCap)
+            case .standardError: Self.keep(bytes, as: index, in: &errors, cap: outputCap)
             }
+            return !overCap()
         }
-        if let current, output.segment(current.index).count > outputCap {
-            stop = .outputCapped
+        // A batch program's own standard error holds nothing of a scenario's.
+        guard stream == .standardOutput else { return true }
+        guard let found = frames.append(bytes) else {
+            garbled = true
             return false
         }
+        for frame in found {
+            switch frame.kind {
+            case .begin:
+                current = (frame.index, time)
+            case .output:
+                Self.keep(frame.payload[...], as: frame.index, in: &outputs, cap: outputCap)
+            case .errors:
+                Self.keep(frame.payload[...], as: frame.index, in: &errors, cap: outputCap)
+            case .end:
+                guard let ending = Self.termination(frame.payload) else {
+                    garbled = true
+                    return false
+                }
+                endings[frame.index] = ending
+                ended.append(frame.index)
+                current = nil
+                quietSince = time
+            }
+        }
+        return !overCap()
+    }
+
+    /// Keeps bytes of one scenario's stream; past the cap (and a little more, to know that it
+    /// was passed) the rest is dropped.
+    private static func keep(_ bytes: ArraySlice<UInt8>, as index: Int, in streams: inout [Int: [UInt8]], cap: Int) {
+        let room = cap + 1 - (streams[index]?.count ?? 0)
+        guard room > 0 else { return }
+        streams[index, default: []] += bytes.prefix(room)
+    }
+
+    private mutating func overCap() -> Bool {
+        guard let current, (outputs[current.index]?.count ?? 0) > outputCap else { return false }
+        stop = .outputCapped
         return true
     }
 
+    /// `e0`, `e3`: the exit status; `s4`: the signal.
+    static func termination(_ payload: [UInt8]) -> Termination? {
+        guard let kind = payload.first, let number = Int32(String(decoding: payload.dropFirst(), as: UTF8.self)) else {
+            return nil
+        }
+        switch kind {
+        case UInt8(ascii: "e"): return .exited(number)
+        case UInt8(ascii: "s"): return .signaled(number)
+        default: return nil
+        }
+    }
+
     /// What each scenario that began in this run came to, given how the program ended. The
-    /// scenarios named on its command line that are missing here never began: a scenario
-    /// before them ended the program.
+    /// scenarios named for the program that are missing here never began: the program was
+    /// stopped (or died) before them.
     func outcomes(after termination: Termination) -> [Int: ScenarioOutcome] {
         var outcomes: [Int: ScenarioOutcome] = [:]
         for index in ended {
-            outcomes[index] = .completed(output: text(output.segment(index)),
-                                         standardError: text(errors.segment(index)),
-                                         fromCache: false)
+            let output = text(outputs[index] ?? []), standardError = text(errors[index] ?? [])
+            let ending = endings[index] ?? .exited(0)
+            outcomes[index] = ending.isSuccess
+                ? .completed(output: output, standardError: standardError, fromCache: false)
+                : .crashed(ending, output: output, standardError: standardError)
         }
         guard let current else { return outcomes }
-        let printed = text(Array(output.segment(current.index).prefix(outputCap)))
-        let standardError = text(errors.segment(current.index))
+        let printed = text(Array((outputs[current.index] ?? []).prefix(outputCap)))
+        let standardError = text(Array((errors[current.index] ?? []).prefix(outputCap)))
         switch stop {
         case .timedOut:
             outcomes[current.index] = .timedOut(limit: timeLimit, output: printed, standardError: standardError)
@@ -88,110 +137,67 @@ struct ScenarioWatcher: ChildWatcher {
             if isSingle && termination.isSuccess {
                 outcomes[current.index] = .completed(output: printed, standardError: standardError, fromCache: false)
             } else {
-                outcomes[current.index] = .crashed(termination, output: printed, standardError: standardError)
+                let how = garbled ? Termination.exited(-1) : termination
+                outcomes[current.index] = .crashed(how, output: printed, standardError: standardError)
             }
         }
         return outcomes
     }
 
-    /// The program has ended: bytes held back as a possible cut marker belong to the output.
-    mutating func finishStreams() {
-        output.finish()
-        errors.finish()
-    }
-
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }
 
-/// One stream of a scenario program, cut into segments at markers: the bytes after the marker
-/// `begin-N` and before the next marker belong to scenario N.
-struct MarkerStream {
-    enum Kind { case begin, end }
-    struct Marker: Equatable { var kind: Kind; var index: Int }
+/// The frames of a batch program's standard output: `RS kind index SP length RS` and then
+/// `length` bytes of payload. Lengths are counted by the batch program, so no byte a scenario
+/// prints is ever read as a frame.
+struct FrameStream {
+    enum Kind: UInt8 {
+        case begin = 0x42   // B
+        case output = 0x4F  // O
+        case errors = 0x45  // E
+        case end = 0x58     // X
+    }
 
-    private let prefix: [UInt8]?
-    /// Bytes beyond this many in one segment are dropped; markers are still read.
-    private let segmentCap: Int
-    private var segments: [Int: [UInt8]] = [:]
-    private var currentSegment: Int?
-    /// The tail of the last read that may be the start of a marker cut in two.
+    struct Frame: Equatable {
+        var kind: Kind
+        var index: Int
+        var payload: [UInt8]
+    }
+
+    /// Bytes of a frame not yet complete.
     private var pending: [UInt8] = []
+    /// Headers are short: a longer one is not a header.
+    static let longestHeader = 48
 
-    init(prefix: [UInt8], segmentCap: Int = .max) {
-        self.prefix = prefix
-        self.segmentCap = segmentCap
-    }
-
-    /// A stream without markers, all of it scenario `index`'s.
-    init(single index: Int, segmentCap: Int = .max) {
-        prefix = nil
-        self.segmentCap = segmentCap
-        currentSegment = index
-    }
-
-    func segment(_ index: Int) -> [UInt8] { segments[index] ?? [] }
-
-    /// Adds bytes and returns the markers they complete, in order.
-    mutating func append(_ bytes: ArraySlice<UInt8>) -> [Marker] {
-        guard let prefix else {
-            keep(bytes)
-            return []
-        }
+    /// Adds bytes and returns the frames they complete, in order; nil when the stream breaks
+    /// the protocol.
+    mutating func append(_ bytes: ArraySlice<UInt8>) -> [Frame]? {
         pending += bytes
-        var markers: [Marker] = []
-        var start = 0, index = 0
-        var partialFrom: Int?
-        search: while let found = pending[index...].firstIndex(of: 0x1E) {
-            index = found
-            let rest = pending[found...]
-            guard rest.count >= prefix.count else {
-                if prefix.starts(with: rest) { partialFrom = found; break search }
-                index += 1
-                continue
+        var frames: [Frame] = []
+        var start = 0
+        while start < pending.count {
+            guard pending[start] == 0x1E else { return nil }
+            let searchEnd = min(pending.count, start + Self.longestHeader)
+            guard let close = pending[(start + 1)..<searchEnd].firstIndex(of: 0x1E) else {
+                if pending.count - start >= Self.longestHeader { return nil }
+                break
             }
-            guard rest.starts(with: prefix) else { index += 1; continue }
-            let body = rest.dropFirst(prefix.count)
-            guard let close = body.firstIndex(of: 0x1E) else {
-                if body.count <= 32 { partialFrom = found; break search }
-                index += 1
-                continue
+            let header = pending[(start + 1)..<close]
+            guard let kindByte = header.first, let kind = Kind(rawValue: kindByte),
+                  let space = header.firstIndex(of: UInt8(ascii: " ")),
+                  let index = Int(String(decoding: header[(header.startIndex + 1)..<space], as: UTF8.self)),
+                  let length = Int(String(decoding: header[(space + 1)...], as: UTF8.self)), length >= 0 else {
+                return nil
             }
-            guard let marker = Self.marker(String(decoding: body[..<close], as: UTF8.self)) else {
-                index += 1
-                continue
-            }
-            keep(pending[start..<found])
-            markers.append(marker)
-            currentSegment = marker.kind == .begin ? marker.index : nil
-            index = close + 1
-            start = index
+            let payloadStart = close + 1
+            guard pending.count - payloadStart >= length else { break }
+            frames.append(Frame(kind: kind, index: index, payload: Array(pending[payloadStart..<payloadStart + length])))
+            start = payloadStart + length
         }
-        if let partialFrom {
-            keep(pending[start..<partialFrom])
-            pending.removeFirst(partialFrom)
-        } else {
-            keep(pending[start...])
-            pending.removeAll()
-        }
-        return markers
+        pending.removeFirst(start)
+        return frames
     }
 
-    /// The stream has ended: what was held back was not a marker after all.
-    mutating func finish() {
-        keep(pending[...])
-        pending.removeAll()
-    }
-
-    private static func marker(_ word: String) -> Marker? {
-        if word.hasPrefix("begin-"), let index = Int(word.dropFirst(6)) { return Marker(kind: .begin, index: index) }
-        if word.hasPrefix("end-"), let index = Int(word.dropFirst(4)) { return Marker(kind: .end, index: index) }
-        return nil
-    }
-
-    private mutating func keep(_ bytes: ArraySlice<UInt8>) {
-        guard !bytes.isEmpty, let currentSegment else { return }
-        let room = segmentCap - (segments[currentSegment]?.count ?? 0)
-        guard room > 0 else { return }
-        segments[currentSegment, default: []] += bytes.prefix(room)
-    }
+    /// Whether the stream stopped in the middle of a frame.
+    var isCut: Bool { !pending.isEmpty }
 }

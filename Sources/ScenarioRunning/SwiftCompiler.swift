@@ -64,7 +64,7 @@ package struct SwiftCompiler: Sendable {
     /// looks for object files under other names than it wrote, and the link fails.)
     package func compile(sources: [String], output: String, workingDirectory: String,
                          jobs: Int, parseAsLibrary: Bool = false) -> CompileResult {
-        var arguments = ["-module-name", "Scenarios", "-Onone", "-suppress-warnings",
+        var arguments = ["-module-name", ScenarioProgram.moduleName, "-Onone", "-suppress-warnings",
                          "-diagnostic-style=llvm", "-j\(max(jobs, 1))", "-o", output]
         if parseAsLibrary { arguments.append("-parse-as-library") }
         arguments += sources
@@ -103,7 +103,9 @@ package struct CompilerDiagnostic: Sendable, Equatable {
     package var notes: [CompilerDiagnostic] = []
 
     /// Reads the compiler's diagnostics in the LLVM style; notes attach to the error or warning
-    /// above them, source excerpts and carets are dropped (the checker prints its own).
+    /// above them, source excerpts and carets are dropped (the checker prints its own). A
+    /// diagnostic that several frontend jobs reported (each job parses every file, so a parse
+    /// error comes once per job) is kept once.
     package static func parse(_ transcript: String) -> [CompilerDiagnostic] {
         var found: [CompilerDiagnostic] = []
         for line in transcript.split(separator: "\n") {
@@ -114,7 +116,9 @@ package struct CompilerDiagnostic: Sendable, Equatable {
                 found.append(diagnostic)
             }
         }
-        return found
+        var seen: [CompilerDiagnostic] = []
+        for diagnostic in found where !seen.contains(diagnostic) { seen.append(diagnostic) }
+        return seen
     }
 
     static func parseLine(_ line: Substring) -> CompilerDiagnostic? {

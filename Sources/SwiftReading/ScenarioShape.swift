@@ -2,70 +2,74 @@ internal import SwiftParser
 internal import SwiftSyntax
 internal import CourseModel
 
-/// A scenario's shape read from its syntax tree: whether it can live inside a function next to
-/// other scenarios, or needs a program of its own. When in doubt, a program of its own: the
-/// answer is then slower, never different.
+/// A scenario's shape read from its syntax tree: whether it may run inside a function of a
+/// batch program (forked into a process of its own, see ScenarioRunning) and print exactly what
+/// it prints as `main.swift`, or needs a program of its own.
+///
+/// The rule is a list of what is known to behave the same at the top level of `main.swift`
+/// and inside a function: variables without accessors or modifiers, functions, expressions and
+/// statements. Anything else — a type (its name prints differently when local), an extension,
+/// an import, a `return` or `defer` at the top level, `lazy`, an observed variable, `await`,
+/// `#function`, an attribute or a modifier, code that does not parse — makes a program of its
+/// own. When in doubt, a program of its own: the answer is then slower, never different.
 struct ShapeReading: Equatable {
     /// It must be `main.swift` of a program of its own.
     var needsOwnProgram: Bool
     /// It declares `@main`: it must be compiled as a library file with no top-level code.
     var hasMainAttribute: Bool
+    /// The names it declares at its top level (functions, variables). In `main.swift` they are
+    /// the module's and could change what a name in a core file means; the runner compiles a
+    /// scenario whose names the core files use as a program of its own.
+    var declaredNames: [String]
 
-    init(needsOwnProgram: Bool, hasMainAttribute: Bool) {
+    init(needsOwnProgram: Bool, hasMainAttribute: Bool, declaredNames: [String] = []) {
         self.needsOwnProgram = needsOwnProgram || hasMainAttribute
         self.hasMainAttribute = hasMainAttribute
-    }
-
-    /// Words without which no top-level item needs file scope. Most scenarios hold none of
-    /// them, and then the parser need not run at all.
-    static let fileScopeHints = ["import", "extension", "protocol", "operator", "precedencegroup",
-                                 "macro", "@", "#", "private", "internal", "public", "open",
-                                 "package", "static", "nonisolated", "await"]
-
-    /// Whether the code's shape can be known without parsing it: it holds none of the hints.
-    static func isPlainlyBatchable(_ code: String) -> Bool {
-        !fileScopeHints.contains(where: code.containsBytes)
+        self.declaredNames = declaredNames
     }
 
     /// The shape of a parsed scenario.
     init(_ file: SourceFileSyntax, code: String) {
-        var needsOwnProgram = false
+        // Code that does not parse is compiled alone, and its errors are the compiler's own.
+        var needsOwnProgram = file.hasError
         var hasMainAttribute = false
+        var names: [String] = []
         for item in file.statements {
             switch item.item {
             case .decl(let declaration):
-                if Self.declarationNeedsFileScope(declaration) { needsOwnProgram = true }
-                if Self.attributes(of: declaration).contains(where: { $0 == "main" }) {
-                    hasMainAttribute = true
+                if Self.attributes(of: declaration).contains("main") { hasMainAttribute = true }
+                if let function = declaration.as(FunctionDeclSyntax.self), Self.isPlain(declaration) {
+                    names.append(function.name.text)
+                } else if let variable = declaration.as(VariableDeclSyntax.self), Self.isPlain(declaration),
+                          variable.bindings.allSatisfy({ $0.accessorBlock == nil }) {
+                    names += variable.bindings.flatMap { Self.names(in: $0.pattern) }
+                } else {
+                    needsOwnProgram = true
                 }
-            default:
+            case .stmt(let statement):
+                // A top-level `defer` runs at once in main.swift, at the end in a function.
+                if statement.is(DeferStmtSyntax.self) { needsOwnProgram = true }
+            case .expr:
                 break
+            @unknown default:
+                needsOwnProgram = true
             }
         }
+        // `return` at the top level: a function allows it, main.swift does not.
+        if TopLevelFinder.contains(file, where: { $0.is(ReturnStmtSyntax.self) }) { needsOwnProgram = true }
         // Top-level `await` makes main.swift asynchronous; a plain function cannot await.
-        if !needsOwnProgram, AwaitFinder.containsAwait(file) { needsOwnProgram = true }
+        if TopLevelFinder.contains(file, where: { $0.is(AwaitExprSyntax.self) || $0.as(ForStmtSyntax.self)?.awaitKeyword != nil }) {
+            needsOwnProgram = true
+        }
         // `#function` names the function around it: `main` only in a program of its own.
         if code.containsBytes("#function") { needsOwnProgram = true }
-        self.needsOwnProgram = needsOwnProgram || hasMainAttribute
-        self.hasMainAttribute = hasMainAttribute
+        self.init(needsOwnProgram: needsOwnProgram, hasMainAttribute: hasMainAttribute, declaredNames: names)
     }
 
-    private static func declarationNeedsFileScope(_ declaration: DeclSyntax) -> Bool {
-        if declaration.is(ImportDeclSyntax.self) || declaration.is(ExtensionDeclSyntax.self)
-            || declaration.is(ProtocolDeclSyntax.self) || declaration.is(OperatorDeclSyntax.self)
-            || declaration.is(PrecedenceGroupDeclSyntax.self) || declaration.is(MacroDeclSyntax.self)
-            || declaration.is(MacroExpansionDeclSyntax.self) || declaration.is(IfConfigDeclSyntax.self) {
-            return true
-        }
-        // Attributes (a macro such as `@Observable`, `@main`, a global actor) and access
-        // modifiers (`private`, `public` ...) are not allowed, or mean something else, on a
-        // local declaration.
-        if !attributes(of: declaration).isEmpty { return true }
-        let modifiers = declaration.asProtocol(WithModifiersSyntax.self)?.modifiers ?? []
-        return modifiers.contains { modifier in
-            ["private", "fileprivate", "internal", "public", "open", "package", "static", "nonisolated"]
-                .contains(modifier.name.text)
-        }
+    /// A declaration with no attribute and no modifier (`lazy`, `static`, `private`, `async` ...).
+    private static func isPlain(_ declaration: DeclSyntax) -> Bool {
+        attributes(of: declaration).isEmpty
+            && (declaration.asProtocol(WithModifiersSyntax.self)?.modifiers.isEmpty ?? true)
     }
 
     private static func attributes(of declaration: DeclSyntax) -> [String] {
@@ -74,32 +78,41 @@ struct ShapeReading: Equatable {
             element.as(AttributeSyntax.self)?.attributeName.trimmedDescription
         }
     }
+
+    private static func names(in pattern: PatternSyntax) -> [String] {
+        if let identifier = pattern.as(IdentifierPatternSyntax.self) { return [identifier.identifier.text] }
+        if let tuple = pattern.as(TuplePatternSyntax.self) { return tuple.elements.flatMap { names(in: $0.pattern) } }
+        return []
+    }
 }
 
-/// Finds an `await` that is not inside a closure or a function of the scenario's own.
-private final class AwaitFinder: SyntaxVisitor {
+/// Finds a node in the top-level code of a scenario, not inside a closure, a function, a type
+/// or an accessor of its own.
+private final class TopLevelFinder: SyntaxAnyVisitor {
+    private let matches: (Syntax) -> Bool
     private var found = false
 
-    static func containsAwait(_ file: SourceFileSyntax) -> Bool {
-        let finder = AwaitFinder(viewMode: .sourceAccurate)
+    private init(_ matches: @escaping (Syntax) -> Bool) {
+        self.matches = matches
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    static func contains(_ file: SourceFileSyntax, where matches: @escaping (Syntax) -> Bool) -> Bool {
+        let finder = TopLevelFinder(matches)
         finder.walk(file)
         return finder.found
     }
 
-    override func visit(_ node: AwaitExprSyntax) -> SyntaxVisitorContinueKind {
-        found = true
-        return .skipChildren
-    }
-
-    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
-        if node.awaitKeyword != nil { found = true }
+    override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
+        if found { return .skipChildren }
+        if matches(node) { found = true; return .skipChildren }
+        if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) || node.is(AccessorBlockSyntax.self)
+            || node.is(ClassDeclSyntax.self) || node.is(StructDeclSyntax.self) || node.is(ActorDeclSyntax.self)
+            || node.is(EnumDeclSyntax.self) || node.is(ExtensionDeclSyntax.self) || node.is(ProtocolDeclSyntax.self)
+            || node.is(InitializerDeclSyntax.self) || node.is(DeinitializerDeclSyntax.self)
+            || node.is(SubscriptDeclSyntax.self) {
+            return .skipChildren
+        }
         return .visitChildren
     }
-
-    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 }

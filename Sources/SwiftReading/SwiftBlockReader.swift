@@ -9,6 +9,8 @@ package struct SwiftBlockReading: Sendable, Equatable {
     package var problems: [SyntaxProblem]
     package var needsOwnProgram: Bool
     package var hasMainAttribute: Bool
+    /// The names a scenario declares at its top level (see `ShapeReading`).
+    package var declaredNames: [String]
     package var highlighted: String?
 }
 
@@ -22,10 +24,7 @@ package struct SwiftBlockReading: Sendable, Equatable {
 package struct SwiftBlockReader: Sendable {
     /// How much a caller needs to know of a block.
     package enum Need: Int, Sendable, Comparable {
-        /// The scenario's shape only: no parse when the code holds none of the words that
-        /// need one.
-        case shape
-        /// Shape and syntax problems: one parse.
+        /// Shape and syntax problems.
         case problems
         /// Everything, highlighted HTML included.
         case highlighted
@@ -53,8 +52,10 @@ package struct SwiftBlockReader: Sendable {
     static let factsSuffix = "swift"
     /// The highlighted HTML, which only a build reads.
     static let htmlSuffix = "html"
+    /// The names a core file uses, which a scenario's own top-level names must not change.
+    static let identifiersSuffix = "ids"
     /// Bump when what is learned from a block, or how it is written down, changes.
-    static let formatVersion = "2"
+    static let formatVersion = "3"
 
     /// What is known of every block, in the order of `requests`, read on every core. A text
     /// asked for several times (with several needs) is read once, for the largest need.
@@ -66,7 +67,7 @@ package struct SwiftBlockReader: Sendable {
         for request in requests {
             let key = CodeKey(request.code)
             if let index = slot[key] {
-                distinct[index].need = max(distinct[index].need, request.need)
+                distinct[index].need = Swift.max(distinct[index].need, request.need)
                 slots.append(index)
             } else {
                 slot[key] = distinct.count
@@ -75,10 +76,6 @@ package struct SwiftBlockReader: Sendable {
             }
         }
         let answers = distinct.concurrentMap { request -> (reading: SwiftBlockReading, key: String?, parsed: Bool) in
-            if request.need == .shape, ShapeReading.isPlainlyBatchable(request.code) {
-                return (SwiftBlockReading(problems: [], needsOwnProgram: false, hasMainAttribute: false,
-                                          highlighted: nil), nil, false)
-            }
             let key = self.key(request.code)
             if let known = stored(key, withHTML: request.need == .highlighted) { return (known, key, false) }
             return (parse(request.code), key, true)
@@ -112,8 +109,21 @@ package struct SwiftBlockReader: Sendable {
         let tree = Parser.parse(source: code)
         let shape = ShapeReading(tree, code: code)
         return SwiftBlockReading(problems: SyntaxFindings.of(tree), needsOwnProgram: shape.needsOwnProgram,
-                                 hasMainAttribute: shape.hasMainAttribute,
+                                 hasMainAttribute: shape.hasMainAttribute, declaredNames: shape.declaredNames,
                                  highlighted: SwiftHighlighter.html(tree, code: code))
+    }
+
+    /// The names of a core file that a scenario's top-level names could change (see
+    /// `CoreNames`), from the store or one parse.
+    package func globalNames(of code: String) -> Set<String> {
+        let key = self.key("global names\n" + code)
+        if let payload = store?.read(key, suffix: Self.identifiersSuffix) {
+            return Set(String(decoding: payload, as: UTF8.self).split(separator: "\n").map(String.init))
+        }
+        onParse?()
+        let names = CoreNames.of(Parser.parse(source: code))
+        store?.write([(key, Array(names.sorted().joined(separator: "\n").utf8))], suffix: Self.identifiersSuffix)
+        return names
     }
 
     func key(_ code: String) -> String {
@@ -131,6 +141,7 @@ package struct SwiftBlockReader: Sendable {
 enum ReadingCoding {
     static func encode(_ reading: SwiftBlockReading) -> [UInt8] {
         var text = "shape \(reading.needsOwnProgram ? 1 : 0) \(reading.hasMainAttribute ? 1 : 0)\n"
+        if !reading.declaredNames.isEmpty { text += "names \(reading.declaredNames.joined(separator: " "))\n" }
         for problem in reading.problems {
             text += "problem \(problem.line) \(problem.column) \(escaped(problem.message))\n"
         }
@@ -141,6 +152,7 @@ enum ReadingCoding {
         let text = String(decoding: payload, as: UTF8.self)
         var shape: (own: Bool, main: Bool)?
         var problems: [SyntaxProblem] = []
+        var names: [String] = []
         var rest = Substring(text)
         while !rest.isEmpty {
             guard let end = rest.firstIndex(of: "\n") else { return nil }
@@ -151,6 +163,8 @@ enum ReadingCoding {
             case "shape":
                 guard words.count == 3 else { return nil }
                 shape = (words[1] == "1", words[2] == "1")
+            case "names":
+                names = line.split(separator: " ").dropFirst().map(String.init)
             case "problem":
                 guard words.count == 4, let line = Int(words[1]), let column = Int(words[2]) else { return nil }
                 problems.append(SyntaxProblem(line: line, column: column, message: unescaped(words[3])))
@@ -160,7 +174,7 @@ enum ReadingCoding {
         }
         guard let shape else { return nil }
         return SwiftBlockReading(problems: problems, needsOwnProgram: shape.own, hasMainAttribute: shape.main,
-                                 highlighted: nil)
+                                 declaredNames: names, highlighted: nil)
     }
 
     /// A message on one line: backslashes and line ends written as `\\` and `\n`.

@@ -3,33 +3,51 @@ import CourseModel
 import TestSupport
 import Testing
 
-struct MarkerStreamTests {
-    let prefix = Array("\u{1E}coursebook-n-".utf8)
+struct FrameStreamTests {
+    func frame(_ kind: String, _ index: Int, _ payload: String) -> [UInt8] {
+        Array("\u{1E}\(kind)\(index) \(payload.utf8.count)\u{1E}\(payload)".utf8)
+    }
 
-    @Test func splitsSegmentsAtMarkersCutAcrossReads() {
-        var stream = MarkerStream(prefix: prefix)
-        let whole = Array("\u{1E}coursebook-n-begin-3\u{1E}hello\n\u{1E}coursebook-n-end-3\u{1E}\u{1E}coursebook-n-begin-7\u{1E}a\u{1E}b".utf8)
-        var markers: [MarkerStream.Marker] = []
+    /// Frames cut anywhere across reads come out whole; a payload holding what looks like a
+    /// frame is only payload, since its length was counted by the batch program.
+    @Test func framesCutAcrossReadsAndForgedMarkersInPayloads() throws {
+        let forged = "\u{1E}X3 2\u{1E}e0\u{1E}O9 4\u{1E}lies"
+        let whole = frame("B", 3, "") + frame("O", 3, "hello\n") + frame("O", 3, forged) + frame("E", 3, "warning")
+            + frame("X", 3, "e0") + frame("B", 7, "")
+        var stream = FrameStream()
+        var frames: [FrameStream.Frame] = []
         for start in stride(from: 0, to: whole.count, by: 5) {
-            markers += stream.append(whole[start..<min(start + 5, whole.count)])
+            let found = stream.append(whole[start..<min(start + 5, whole.count)])
+            frames += try #require(found)
         }
-        stream.finish()
-        #expect(markers == [.init(kind: .begin, index: 3), .init(kind: .end, index: 3), .init(kind: .begin, index: 7)])
-        #expect(String(decoding: stream.segment(3), as: UTF8.self) == "hello\n")
-        #expect(String(decoding: stream.segment(7), as: UTF8.self) == "a\u{1E}b")
+        #expect(frames.map(\.kind) == [.begin, .output, .output, .errors, .end, .begin])
+        #expect(frames.map(\.index) == [3, 3, 3, 3, 3, 7])
+        #expect(String(decoding: frames[2].payload, as: UTF8.self) == forged)
+        #expect(!stream.isCut)
     }
 
-    @Test func aCappedStreamDropsTheRestButReadsMarkers() {
-        var stream = MarkerStream(prefix: prefix, segmentCap: 4)
-        let markers = stream.append(Array("\u{1E}coursebook-n-begin-1\u{1E}0123456789\u{1E}coursebook-n-end-1\u{1E}".utf8)[...])
-        #expect(markers.count == 2)
-        #expect(String(decoding: stream.segment(1), as: UTF8.self) == "0123")
+    @Test func anythingButFramesBreaksTheProtocol() {
+        var stream = FrameStream()
+        let text = stream.append(Array("hello".utf8)[...])
+        #expect(text == nil)
+        var unknown = FrameStream()
+        let frame = unknown.append(Array("\u{1E}Z1 0\u{1E}".utf8)[...])
+        #expect(frame == nil)
     }
 
-    @Test func aStreamWithoutMarkersIsOneSegment() {
-        var stream = MarkerStream(single: 4)
-        _ = stream.append(Array("x\u{1E}coursebook-n-end-4\u{1E}".utf8)[...])
-        #expect(stream.segment(4).count == 21)
+    @Test func theWatcherKeepsEachScenariosStreamsAndEndings() {
+        var watcher = ScenarioWatcher(timeLimit: .seconds(10), outputCap: 100)
+        let bytes = frame("B", 1, "") + frame("O", 1, "one\n") + frame("X", 1, "e0")
+            + frame("B", 2, "") + frame("O", 2, "two\n") + frame("E", 2, "boom\n") + frame("X", 2, "s4")
+            + frame("B", 3, "") + frame("O", 3, "three") + frame("X", 3, "e3")
+            + frame("B", 4, "") + frame("O", 4, "partial")
+        let keepGoing = watcher.received(bytes[...], from: .standardOutput, at: .now)
+        #expect(keepGoing)
+        let outcomes = watcher.outcomes(after: .signaled(9))
+        #expect(outcomes[1] == .completed(output: "one\n", standardError: "", fromCache: false))
+        #expect(outcomes[2] == .crashed(.signaled(4), output: "two\n", standardError: "boom\n"))
+        #expect(outcomes[3] == .crashed(.exited(3), output: "three", standardError: ""))
+        #expect(outcomes[4] == .crashed(.signaled(9), output: "partial", standardError: ""))
     }
 }
 

@@ -39,30 +39,44 @@ struct SwiftBlockReaderTests {
         #expect(html == "<span class=\"tok-comment\">// note &lt;b&gt;</span>\n<span class=\"tok-keyword\">let</span> s = <span class=\"tok-string\">&quot;a &amp; b&quot;</span> <span class=\"tok-comment\">// x</span>\n")
     }
 
+    /// Only what behaves the same at the top level of main.swift and inside a function may be
+    /// batched; everything else gets a program of its own.
     @Test(arguments: [
-        ("let x = 1\nprint(x)\nstruct S { var a = 1 }\nfunc f() {}\n", false, false),
+        ("let x = 1\nprint(x)\nfunc f() {}\nif x > 0 { print(\"big\") }\nfor i in 0..<2 { print(i) }\n", false, false),
+        ("let t = Task { await f() }\n", false, false),
+        ("guard x > 0 else { fatalError() }\n", false, false),
+        ("struct S { var a = 1 }\nprint(S())\n", true, false),
+        ("class C {}\n", true, false),
+        ("enum E { case a }\n", true, false),
+        ("typealias T = Int\n", true, false),
         ("extension String { var twice: String { self + self } }\n", true, false),
         ("import Observation\n", true, false),
         ("protocol P {}\n", true, false),
         ("@Observable final class Model { var a = 0 }\n", true, false),
         ("private let x = 1\n", true, false),
-        ("let t = Task { await f() }\n", false, false),
+        ("lazy var x = 1\n", true, false),
+        ("var x = 1 { didSet { print(x) } }\n", true, false),
+        ("guard let x = Int(\"1\") else { return }\n", true, false),
+        ("if true { return }\n", true, false),
+        ("defer { print(1) }\nprint(2)\n", true, false),
         ("let v = await f()\n", true, false),
         ("for await x in s {}\n", true, false),
+        ("async let v = f()\n", true, false),
         ("@main struct App { static func main() {} }\n", true, true),
         ("print(#function)\n", true, false),
         ("#if os(Linux)\nprint(1)\n#endif\n", true, false),
+        ("let x = (1, \n", true, false),
+        ("func f() { return }\nlet c = { return 1 }\n", false, false),
     ])
     func shapes(code: String, ownProgram: Bool, mainAttribute: Bool) {
-        let reading = reader().read([(code, .shape)]).first
-        #expect(reading?.needsOwnProgram == ownProgram)
+        let reading = reader().read([(code, .problems)]).first
+        #expect(reading?.needsOwnProgram == ownProgram, "\(code)")
         #expect(reading?.hasMainAttribute == mainAttribute)
     }
 
-    @Test func aShapeWithoutHintsNeedsNoParse() {
-        let parses = WorkCounts()
-        _ = reader(counts: parses).read([("let x = 1\nprint(x)\n", .shape)])
-        #expect(parses.swiftParses.load(ordering: .relaxed) == 0)
+    @Test func topLevelNamesAreKnown() {
+        let reading = reader().read([("let (a, b) = (1, 2)\nvar c = 3\nfunc d() {}\nprint(a)\n", .problems)]).first
+        #expect(reading?.declaredNames == ["a", "b", "c", "d"])
     }
 
     @Test func eachTextIsParsedOnceAndNotAtAllTheNextTime() throws {
@@ -102,7 +116,8 @@ struct SwiftBlockReaderTests {
 
     @Test func messagesSurviveTheStore() {
         let reading = SwiftBlockReading(problems: [SyntaxProblem(line: 2, column: 5, message: "a \\ b\nc")],
-                                        needsOwnProgram: true, hasMainAttribute: false, highlighted: nil)
+                                        needsOwnProgram: true, hasMainAttribute: false, declaredNames: ["x", "y"],
+                                        highlighted: nil)
         #expect(ReadingCoding.decode(ReadingCoding.encode(reading)) == reading)
     }
 }

@@ -1,0 +1,71 @@
+import CourseChecking
+import CourseModel
+@testable import CoursePipeline
+import Foundation
+import LessonParsing
+import ScenarioRunning
+import SwiftReading
+import TestSupport
+import Testing
+
+/// Batching is only a speed-up: every scenario of Tests/Fixtures/batching (deinit in the core,
+/// global state, tasks, exits, crashes, errors thrown at the top level, type names, hashing
+/// order, names that shadow the core's ...) prints batched exactly what it prints compiled
+/// alone as main.swift with the core files, and ends the same way.
+struct DifferentialTests {
+    @Test func everyScenarioEndsBatchedAsItEndsAlone() throws {
+        let course = try CourseLoader.load(folder: fixtures.appendingPathComponent("batching").path).course
+        let compiler = try SwiftCompiler.locate(versionCache: nil)
+        let reader = SwiftBlockReader(storeFolder: nil, toolVersion: "test", compilerVersion: compiler.version)
+        let toRun = CourseCheck.scenariosToRun(course)
+        let readings = reader.read(toRun.map { ($0.source.code, .problems) })
+        let coreNames = course.coreFiles.reduce(into: Set<String>()) { $0.formUnion(reader.globalNames(of: $1.text)) }
+        let jobs = Pipeline.jobs(toRun.map(\.source), readings: readings, coreNames: coreNames)
+        #expect(toRun.count >= 40)
+        // Most of the corpus is batched: the test compares something.
+        #expect(jobs.filter { !$0.shape.needsOwnProgram }.count >= 35)
+
+        let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: RunSettings(), cache: nil)
+        let batched = runner.run(jobs)
+        let alone = runner.run(jobs.map { job in
+            ScenarioJob(source: job.source, shape: ScenarioShape(needsOwnProgram: true, hasMainAttribute: job.shape.hasMainAttribute))
+        })
+        #expect(alone.compilerRuns == jobs.count)
+        for (index, job) in jobs.enumerated() {
+            let left = batched.outcomes[index], right = alone.outcomes[index]
+            #expect(Self.same(left, right), "line \(job.source.firstLine): batched \(left), alone \(right)")
+        }
+        // Spot checks of what "alone" means, so that the comparison cannot pass on two wrongs.
+        func outcome(_ code: String) -> ScenarioOutcome? {
+            toRun.firstIndex { $0.source.code.hasPrefix(code) }.map { batched.outcomes[$0] }
+        }
+        #expect(outcome("let resource = Resource")?.completedOutput == "made kept\n")
+        #expect(outcome("print(bump(), bump())")?.completedOutput == "1 2\n")
+        #expect(outcome("print(bump())\n")?.completedOutput == "1\n")
+        #expect(outcome("print(CommandLine")?.completedOutput == "1\n")
+        #expect(outcome("print(String(reflecting: Point()))")?.completedOutput == "main.Point(x: 1, y: 2)\n")
+        #expect(outcome("struct Local")?.completedOutput == "[main.Local(value: 1)]\n")
+        #expect(outcome("Task {")?.completedOutput == "top level done\n")
+        // `exit` needs Glibc, which main.swift does not import: a compile error, batched or not.
+        if case let .compileFailed(errors)? = outcome("print(\"before exit\")") {
+            #expect(errors.map(\.summary) == ["cannot find 'exit' in scope"])
+        } else {
+            Issue.record("exit without Glibc must not compile")
+        }
+        if case let .crashed(ending, output, _)? = outcome("print(\"throwing\")") {
+            #expect(ending == .signaled(SIGILL) || ending == .signaled(SIGTRAP))
+            #expect(output == "throwing\n")
+        } else {
+            Issue.record("a throw at the top level must end the scenario")
+        }
+    }
+
+    static func same(_ left: ScenarioOutcome, _ right: ScenarioOutcome) -> Bool {
+        switch (left, right) {
+        case let (.completed(a, _, _), .completed(b, _, _)): return a == b
+        case let (.crashed(x, a, _), .crashed(y, b, _)): return x == y && a == b
+        case let (.compileFailed(a), .compileFailed(b)): return a.map(\.summary) == b.map(\.summary)
+        default: return false
+        }
+    }
+}
