@@ -11,6 +11,9 @@ package enum CoreListingRules {
         let here = lesson.location(line: block.line)
         guard let name else {
             if coreFiles.count == 1 { return .success(coreFiles[0]) }
+            if coreFiles.isEmpty {
+                return .failure(.error(.coreListingUnknown, "a core listing, but the course has no core files ('core' in course.json)", at: here))
+            }
             return .failure(.error(
                 .coreListingAmbiguous,
                 "the course has \(coreFiles.count) core files; name one: 'swift core=\(coreFiles.first?.name ?? "Name.swift")'",

@@ -52,7 +52,7 @@ package enum CourseCheck {
         outcomes: [ScenarioPlace: ScenarioOutcome], run: RunReport, compilerVersion: String,
         options: CheckOptions
     ) -> CheckReport {
-        var diagnostics = findings + LimitNoteRules.check(course.lessons)
+        var diagnostics = findings + LimitNoteRules.check(course.lessons, policy: course.config.limitNotes)
         var edits: [Int: [BlockRewrite.Edit]] = [:]
         for (lessonIndex, lesson) in course.lessons.enumerated() {
             let (blockFindings, coreEdits) = checkBlocks(of: lesson, coreFiles: course.coreFiles,

@@ -4,7 +4,7 @@ import CourseModel
 /// no gap, no repeat; every measured section states a note of its own or cites an earlier one;
 /// every mention names a real note.
 package enum LimitNoteRules {
-    package static func check(_ lessons: [Lesson]) -> [Diagnostic] {
+    package static func check(_ lessons: [Lesson], policy: LimitNotePolicy = .required) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var seen: [Int: SourceLocation] = [:]
         /// Where each note stands in the course: its lesson and its line.
@@ -50,7 +50,7 @@ package enum LimitNoteRules {
                     guard section.lines.contains(mention.line), let note = place[mention.number] else { return false }
                     return note.lesson < lessonIndex || (note.lesson == lessonIndex && note.line < section.heading.line)
                 }
-                if measures, !states, !cites {
+                if policy == .required, measures, !states, !cites {
                     diagnostics.append(.warning(
                         .sectionWithoutLimitNote,
                         "section '\(section.heading.text)' holds a scenario but no limitation note; say what the measurement did not cover ('DRn. ...') or cite an earlier note ('DRn')",

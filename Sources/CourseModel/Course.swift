@@ -32,15 +32,27 @@ package struct CourseConfig: Sendable, Equatable {
     package var templates: String?
     /// How prose is typeset.
     package var typography: Typography
+    /// Whether every measured section must state or cite a limitation note.
+    package var limitNotes: LimitNotePolicy
 
     package init(title: String, language: String, core: [String], templates: String? = nil,
-                 typography: Typography = .plain) {
+                 typography: Typography = .plain, limitNotes: LimitNotePolicy = .required) {
         self.title = title
         self.language = language
         self.core = core
         self.templates = templates
         self.typography = typography
+        self.limitNotes = limitNotes
     }
+}
+
+/// `course.json`'s `"limitNotes"`: whether a `##` section that runs a scenario must say what
+/// its measurement did not cover. Numbering rules hold either way for the notes a course has.
+package enum LimitNotePolicy: String, Sendable, Equatable, CaseIterable {
+    /// Every measured section states a note or cites an earlier one (a warning otherwise).
+    case required
+    /// A course that measures nothing (a language book) writes notes only where it wants.
+    case optional
 }
 
 /// `course.json`'s `"typography"`: how the prose of the lessons is typeset.

@@ -4,7 +4,7 @@ import Foundation
 /// Reads `course.json`, strictly: every key known, every value of its type, so that a typo is
 /// an error at its line rather than a setting silently ignored.
 package enum CourseConfigReader {
-    private static let knownKeys = ["title", "language", "core", "templates", "typography"]
+    private static let knownKeys = ["title", "language", "core", "templates", "typography", "limitNotes"]
 
     package static func read(_ bytes: [UInt8], file: String) throws(CourseReadError) -> CourseConfig {
         let data = Data(bytes)
@@ -41,11 +41,13 @@ package enum CourseConfigReader {
         guard language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
             throw CourseReadError("'language' must be a BCP 47 tag such as \"tr\" or \"en-GB\"", file: file, line: line(of: "language", in: data))
         }
-        guard let coreValue = fields["core"] else {
-            throw CourseReadError("missing 'core': the Swift files every scenario is compiled with", file: file, line: 1)
-        }
-        guard let core = coreValue as? [String], !core.isEmpty, core.allSatisfy({ !$0.isEmpty }) else {
-            throw CourseReadError("'core' must be a non-empty list of paths (relative to the course folder)", file: file, line: line(of: "core", in: data))
+        // No core: scenarios are plain Swift programs (a language book needs none).
+        var core: [String] = []
+        if let coreValue = fields["core"] {
+            guard let paths = coreValue as? [String], paths.allSatisfy({ !$0.isEmpty }) else {
+                throw CourseReadError("'core' must be a list of paths (relative to the course folder)", file: file, line: line(of: "core", in: data))
+            }
+            core = paths
         }
         var templates: String?
         if fields["templates"] != nil { templates = try string("templates") }
@@ -58,8 +60,17 @@ package enum CourseConfigReader {
             }
             typography = chosen
         }
+        var limitNotes = LimitNotePolicy.required
+        if fields["limitNotes"] != nil {
+            let value = try string("limitNotes")
+            guard let chosen = LimitNotePolicy(rawValue: value) else {
+                throw CourseReadError("'limitNotes' is \"required\" or \"optional\", not \"\(value)\"",
+                                      file: file, line: line(of: "limitNotes", in: data))
+            }
+            limitNotes = chosen
+        }
         return CourseConfig(title: title, language: language, core: core, templates: templates,
-                            typography: typography)
+                            typography: typography, limitNotes: limitNotes)
     }
 
     /// The line where `"text"` first appears in the file, for messages about a key or a value.

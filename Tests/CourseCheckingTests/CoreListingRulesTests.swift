@@ -38,4 +38,12 @@ struct CoreListingRulesTests {
         #expect(throws: Diagnostic.self) { try CoreListingRules.coreFile(for: blocks[1], in: read, coreFiles: [core, other]).get() }
         #expect(try CoreListingRules.coreFile(for: blocks[2], in: read, coreFiles: [core, other]).get() == other)
     }
+
+    @Test func aCoreListingInACourseWithoutCore() {
+        let (read, _) = lesson("# T\n\n```swift core\n```\n")
+        let found = CoreListingRules.coreFile(for: read.codeBlocks[0], in: read, coreFiles: [])
+        guard case .failure(let diagnostic) = found else { Issue.record("a core listing without core files passed"); return }
+        #expect(diagnostic.summary == "a core listing, but the course has no core files ('core' in course.json)")
+        #expect(diagnostic.location?.line == 3)
+    }
 }

@@ -64,6 +64,13 @@ struct LimitNoteRulesTests {
         #expect(found.ids == ["section-without-limit-note"])
         #expect(found[0].severity == .warning)
         #expect(found[0].location?.line == 3)
+        #expect(LimitNoteRules.check(read.lessons, policy: .optional).isEmpty)
+    }
+
+    @Test func optionalNotesAreStillNumberedAndNamed() {
+        let (read, _) = course(["# A\n\n## S\n\n```swift scenario\nprint(1)\n```\n\nDR2. a\n\nSee DR7.\n"])
+        #expect(LimitNoteRules.check(read.lessons, policy: .optional).ids
+                == ["limit-note-gap", "limit-note-unknown"])
     }
 
     @Test func mentionsNameRealNotes() {

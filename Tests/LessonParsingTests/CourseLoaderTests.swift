@@ -61,16 +61,36 @@ struct CourseLoaderTests {
     }
 
     @Test(arguments: [
-        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "theme": 1 }"#, "unknown key 'theme' (known: title, language, core, templates, typography)"),
+        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "theme": 1 }"#, "unknown key 'theme' (known: title, language, core, templates, typography, limitNotes)"),
         (#"{ "language": "en", "core": ["C.swift"] }"#, "missing 'title'"),
         (#"{ "title": 3, "language": "en", "core": ["C.swift"] }"#, "'title' must be a non-empty string"),
         (#"{ "title": "T", "language": "en us", "core": ["C.swift"] }"#, "'language' must be a BCP 47 tag such as \"tr\" or \"en-GB\""),
-        (#"{ "title": "T", "language": "en", "core": [] }"#, "'core' must be a non-empty list of paths (relative to the course folder)"),
+        (#"{ "title": "T", "language": "en", "core": "C.swift" }"#, "'core' must be a list of paths (relative to the course folder)"),
+        (#"{ "title": "T", "language": "en", "core": [""] }"#, "'core' must be a list of paths (relative to the course folder)"),
         (#"[1]"#, "course.json must hold one object: { \"title\": ..., \"language\": ..., \"core\": [...] }"),
         (#"{ "title": "T", "language": "en", "core": ["C.swift"], "typography": "fancy" }"#, "'typography' is \"plain\" or \"smart\", not \"fancy\""),
+        (#"{ "title": "T", "language": "en", "limitNotes": "sometimes" }"#, "'limitNotes' is \"required\" or \"optional\", not \"sometimes\""),
+        (#"{ "title": "T", "language": "en", "limitNotes": false }"#, "'limitNotes' must be a non-empty string"),
     ])
     func strictSettings(json: String, message: String) {
         #expect(loadError(["course.json": Array(json.utf8)])?.summary == message)
+    }
+
+    @Test func aCourseWithoutCore() throws {
+        let folder = makeCourse([
+            "course.json": Array(#"{ "title": "Book", "language": "en", "limitNotes": "optional" }"#.utf8),
+            "01-a.md": Array("# A\n".utf8),
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let loaded = try CourseLoader.load(folder: folder.path)
+        #expect(loaded.course.coreFiles.isEmpty)
+        #expect(loaded.course.config == CourseConfig(title: "Book", language: "en", core: [], limitNotes: .optional))
+        let noCoreKey = makeCourse([
+            "course.json": Array(#"{ "title": "Book", "language": "en", "core": [] }"#.utf8),
+            "01-a.md": Array("# A\n".utf8),
+        ])
+        defer { try? FileManager.default.removeItem(at: noCoreKey) }
+        #expect(try CourseLoader.load(folder: noCoreKey.path).course.config.limitNotes == .required)
     }
 
     @Test func aMissingCoreFileIsNamedAtItsLine() {
