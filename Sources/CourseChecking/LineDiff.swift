@@ -104,6 +104,8 @@ package enum LineDiff {
             }
         }
         var output = "--- \(oldLabel)\n+++ \(newLabel)\n"
+        var marks: Set<Mark> = []
+        let oldLines = lines(old).count, newLines = lines(new).count
         for hunk in hunks {
             var oldStart = 1, newStart = 1
             for edit in script[..<hunk.lowerBound] {
@@ -116,9 +118,14 @@ package enum LineDiff {
             var oldCount = 0, newCount = 0, body = ""
             for edit in script[hunk] {
                 switch edit {
-                case .same(let line): oldCount += 1; newCount += 1; body += " \(line)\n"
-                case .removed(let line): oldCount += 1; body += "-\(line)\n"
-                case .added(let line): newCount += 1; body += "+\(line)\n"
+                case .same(let line):
+                    oldCount += 1; newCount += 1; body += " \(visible(line, marks: &marks))\n"
+                case .removed(let line):
+                    oldCount += 1; body += "-\(visible(line, marks: &marks))\n"
+                    if oldStart + oldCount - 1 == oldLines, !old.isEmpty, !old.hasSuffix("\n") { body += noFinalNewline }
+                case .added(let line):
+                    newCount += 1; body += "+\(visible(line, marks: &marks))\n"
+                    if newStart + newCount - 1 == newLines, !new.isEmpty, !new.hasSuffix("\n") { body += noFinalNewline }
                 }
             }
             func range(_ start: Int, _ count: Int) -> String {
@@ -126,6 +133,62 @@ package enum LineDiff {
             }
             output += "@@ -\(range(oldStart, oldCount)) +\(range(newStart, newCount)) @@\n" + body
         }
+        if !marks.isEmpty {
+            output += "(" + Mark.allCases.filter(marks.contains).map(\.legend).joined(separator: ", ") + ")\n"
+        }
         return output
+    }
+
+    /// Under the last line of a side that does not end with a line end (as `diff` writes it).
+    static let noFinalNewline = "\\ No newline at end of file\n"
+
+    /// A character a reader cannot see in a terminal, and how a changed line shows it.
+    enum Mark: CaseIterable {
+        case trailingSpace, tab, carriageReturn, noBreakSpace, invisible
+
+        var legend: String {
+            switch self {
+            case .trailingSpace: "· is a space at the end of a line"
+            case .tab: "⇥ a tab"
+            case .carriageReturn: "␍ a carriage return"
+            case .noBreakSpace: "⍽ a no-break space"
+            case .invisible: "<U+…> an invisible character"
+            }
+        }
+    }
+
+    /// A line of the diff with what cannot be seen made visible: spaces at its end, tabs, carriage
+    /// returns, no-break spaces and other invisible characters (format characters such as a
+    /// zero-width space or a byte-order mark).
+    static func visible(_ line: String, marks: inout Set<Mark>) -> String {
+        let scalars = Array(line.unicodeScalars)
+        var end = scalars.count
+        while end > 0, scalars[end - 1] == " " { end -= 1 }
+        var shown = String.UnicodeScalarView()
+        for (index, scalar) in scalars.enumerated() {
+            switch scalar {
+            case " " where index >= end:
+                marks.insert(.trailingSpace); shown.append("·")
+            case "\t":
+                marks.insert(.tab); shown.append("⇥")
+            case "\r":
+                marks.insert(.carriageReturn); shown.append("␍")
+            case "\u{00A0}":
+                marks.insert(.noBreakSpace); shown.append("⍽")
+            case _ where scalar.properties.generalCategory == .format
+                || scalar.properties.generalCategory == .control:
+                marks.insert(.invisible)
+                shown.append(contentsOf: "<U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))>".unicodeScalars)
+            default:
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

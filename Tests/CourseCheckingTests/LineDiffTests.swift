@@ -55,6 +55,35 @@ struct LineDiffTests {
         #expect(LineDiff.unified(from: "x\ny\n", to: "y\n", oldLabel: "a", newLabel: "b") == "--- a\n+++ b\n@@ -1,2 +1 @@\n-x\n y\n")
     }
 
+    @Test func invisibleDifferencesAreShownAndExplainedOnce() {
+        let diff = LineDiff.unified(from: "a\nx = 1\n\tindented\n", to: "a\nx = 1  \n    indented\n",
+                                    oldLabel: "expected", newLabel: "actual")
+        #expect(diff == """
+            --- expected
+            +++ actual
+            @@ -1,3 +1,3 @@
+             a
+            -x = 1
+            -⇥indented
+            +x = 1··
+            +    indented
+            (· is a space at the end of a line, ⇥ a tab)
+
+            """)
+    }
+
+    @Test func noBreakSpacesAndFormatCharactersAreNamed() {
+        let diff = LineDiff.unified(from: "a b\n", to: "a\u{00A0}b\u{200B}\u{1B}[0m\n", oldLabel: "e", newLabel: "a")
+        #expect(diff == "--- e\n+++ a\n@@ -1 +1 @@\n-a b\n+a⍽b<U+200B><U+001B>[0m\n(⍽ a no-break space, <U+…> an invisible character)\n")
+    }
+
+    @Test func aMissingFinalNewlineIsSaidUnderTheLastLine() {
+        #expect(LineDiff.unified(from: "a\nb\n", to: "a\nc", oldLabel: "e", newLabel: "a")
+                == "--- e\n+++ a\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n")
+        #expect(LineDiff.unified(from: "b", to: "c\nd\n", oldLabel: "e", newLabel: "a")
+                == "--- e\n+++ a\n@@ -1 +1,2 @@\n-b\n\\ No newline at end of file\n+c\n+d\n")
+    }
+
     @Test func editsAreAShortestScript() {
         let old = ["a", "b", "c", "a", "b", "b", "a"]
         let new = ["c", "b", "a", "b", "a", "c"]
