@@ -7,14 +7,18 @@ package struct Course: Sendable {
     package var config: CourseConfig
     package var coreFiles: [CoreFile]
     package var lessons: [Lesson]
+    /// Files the lessons link to or show (images, downloads), as paths inside the course
+    /// folder: the site carries each at the same path.
+    package var linkedFiles: [String]
 
     package init(folder: String, folderPath: String, config: CourseConfig, coreFiles: [CoreFile],
-                 lessons: [Lesson]) {
+                 lessons: [Lesson], linkedFiles: [String] = []) {
         self.folder = folder
         self.folderPath = folderPath
         self.config = config
         self.coreFiles = coreFiles
         self.lessons = lessons
+        self.linkedFiles = linkedFiles
     }
 
     /// `course.json` as messages name it.

@@ -69,6 +69,11 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case nestedBlock = "nested-block"
     case footnoteUndefined = "footnote-undefined"
     case calloutUnknown = "callout-unknown"
+    case linkTargetMissing = "link-target-missing"
+    case linkTargetOutside = "link-target-outside"
+    case linkSchemeUnknown = "link-scheme-unknown"
+    case linkRootPath = "link-root-path"
+    case linkTargetReserved = "link-target-reserved"
     // Scenarios and their outputs.
     case scenarioWithoutOutput = "scenario-without-output"
     case outputWithoutScenario = "output-without-scenario"

@@ -16,10 +16,13 @@ package struct Lesson: Sendable {
     package var mentions: [LimitNoteReference]
     /// The first top-level paragraph after the title that is not a limitation note.
     package var introduction: Paragraph?
+    /// Every link and image, at any depth, in document order.
+    package var links: [LessonLink]
 
     package init(fileName: String, path: String, source: SourceText, title: String?,
                  headings: [Heading], codeBlocks: [CodeBlock], scenarios: [Scenario],
-                 notes: [LimitNote], mentions: [LimitNoteReference], introduction: Paragraph?) {
+                 notes: [LimitNote], mentions: [LimitNoteReference], introduction: Paragraph?,
+                 links: [LessonLink] = []) {
         self.fileName = fileName
         self.path = path
         self.source = source
@@ -30,6 +33,7 @@ package struct Lesson: Sendable {
         self.notes = notes
         self.mentions = mentions
         self.introduction = introduction
+        self.links = links
     }
 
     /// `01-yerel-durum` (the file name without `.md`).

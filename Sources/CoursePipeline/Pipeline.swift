@@ -39,6 +39,8 @@ package struct Pipeline: Sendable {
         package var checked: Checked
         package var pages: Int
         package var assets: Int
+        /// Files the lessons link to, copied into the site.
+        package var linkedFiles: Int
     }
 
     // MARK: The commands
@@ -57,7 +59,8 @@ package struct Pipeline: Sendable {
         let staging = try render(input, out: options.out)
         try write(staging.site, out: options.out)
         Self.release(input)
-        return Built(checked: checked, pages: staging.pages, assets: staging.assets)
+        return Built(checked: checked, pages: staging.pages, assets: staging.assets,
+                     linkedFiles: input.course.linkedFiles.count)
     }
 
     /// Freeing a large course's parsed documents and pages takes tens of milliseconds: it
@@ -90,7 +93,9 @@ package struct Pipeline: Sendable {
                                 diagnostic: .error(.checkFailed, "the check failed; \(options.out) was not written", at: nil),
                                 checked: checked)
         }
-        return (checked, SiteInput(course: loaded.course, documents: loaded.documents, report: checked.report,
+        var course = loaded.course
+        course.linkedFiles = site.linkedFiles
+        return (checked, SiteInput(course: course, documents: loaded.documents, report: checked.report,
                                    facts: facts, templates: site.templates, words: site.words))
     }
 
@@ -115,6 +120,8 @@ package struct Pipeline: Sendable {
         var templates: TemplateSet
         /// Warnings for the check's report.
         var findings: [Diagnostic]
+        /// The linked files the site carries: those at a path the site does not use itself.
+        var linkedFiles: [String]
     }
 
     func prepare(_ course: Course, out: String?) throws(PipelineError) -> SitePlan {
@@ -153,7 +160,24 @@ package struct Pipeline: Sendable {
                 throw siteError(.prepare, error)
             }
         }
-        return SitePlan(words: words, templates: templates, findings: findings)
+        var linkedFiles: [String] = []
+        for file in course.linkedFiles {
+            guard LinkedFiles.isTaken(file, by: course) else {
+                linkedFiles.append(file)
+                continue
+            }
+            let place = course.lessons.lazy.compactMap { lesson in
+                lesson.links.first { link in
+                    if case let .relative(path, _) = link.target { return LinkTarget.coursePath(path) == file }
+                    return false
+                }.map { lesson.location(line: $0.line, column: $0.column) }
+            }.first
+            findings.append(.warning(
+                .linkTargetReserved,
+                "'\(file)' is where the site keeps a file of its own, so the site cannot carry it; move or rename it",
+                at: place))
+        }
+        return SitePlan(words: words, templates: templates, findings: findings, linkedFiles: linkedFiles)
     }
 
     // MARK: check
@@ -272,8 +296,14 @@ package struct Pipeline: Sendable {
         } catch {
             throw siteError(.render, error)
         }
-        do {
+        do throws(SiteWriteError) {
             let made = try SitePages.render(input, into: staging)
+            for file in input.course.linkedFiles {
+                guard let bytes = readFile(atPath: input.course.folderPath + "/" + file) else {
+                    throw SiteWriteError(folder: out, message: "cannot read \(displayPath(input.course.folder, file)), which a lesson links to")
+                }
+                try staging.add(SiteFile(path: file, bytes: bytes))
+            }
             return (staging, made.pages, made.assets)
         } catch {
             staging.discard()

@@ -66,7 +66,7 @@ package enum SitePages {
     package static let limitationsPage = "limitations.html"
     package static let stylesheet = "assets/style.css"
 
-    package static func pageName(_ lesson: Lesson) -> String { lesson.slug + ".html" }
+    package static func pageName(_ lesson: Lesson) -> String { Lesson.pageName(ofFile: lesson.fileName) }
 
     /// Renders every file into `sink`; returns how many pages and assets it made.
     @discardableResult

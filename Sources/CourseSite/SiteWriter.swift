@@ -8,6 +8,11 @@ package struct SiteWriteError: Error, Equatable, CustomStringConvertible {
     package var message: String
 
     package var description: String { "\(folder): \(message)" }
+
+    package init(folder: String, message: String) {
+        self.folder = folder
+        self.message = message
+    }
 }
 
 /// Writes a site atomically: into a new folder beside the destination, then swapped in with

@@ -50,7 +50,8 @@ enum BuildCommand {
             let built = try Pipeline().build(options)
             printer.print(built.checked)
             let lessons = built.pages - 2
-            console.out("wrote \(options.out): \(built.pages) pages (\(counted(lessons, "lesson")), index, limitations) and \(built.assets) assets")
+            let linked = built.linkedFiles == 0 ? "" : "; \(counted(built.linkedFiles, "file")) the lessons link to"
+            console.out("wrote \(options.out): \(built.pages) pages (\(counted(lessons, "lesson")), index, limitations) and \(counted(built.assets, "asset"))\(linked)")
             return .success
         } catch {
             return printer.print(error)

@@ -7,6 +7,19 @@ import CourseModel
 /// the page then shows the tags as this file writes them, never the author's bytes. Anything
 /// else is shown as text, with a warning.
 package enum AllowedHTML {
+    /// Whether raw HTML is nothing but comments (`<!-- editor's note -->`) and white space.
+    package static func isComment(_ html: String) -> Bool {
+        var rest = Substring(html)
+        var found = false
+        while true {
+            rest = rest.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+            if rest.isEmpty { return found }
+            guard rest.hasPrefix("<!--"), let end = rest.dropFirst(4).firstRange(of: "-->") else { return false }
+            rest = rest[end.upperBound...]
+            found = true
+        }
+    }
+
     /// A part of an HTML node.
     package enum Piece: Equatable, Sendable {
         case open(String, attribute: Attribute?)

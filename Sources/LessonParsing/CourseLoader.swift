@@ -41,7 +41,7 @@ package enum CourseLoader {
 
         let configDisplay = displayPath(display, "course.json")
         guard let configData = FileManager.default.contents(atPath: absolute + "/course.json") else {
-            throw CourseReadError("no course.json: a course folder needs one (title, language, core)", file: configDisplay)
+            throw CourseReadError("no course.json: a course folder needs one (title, language; core when scenarios share code)", file: configDisplay)
         }
         let config = try CourseConfigReader.read(Array(configData), file: configDisplay)
 
@@ -71,6 +71,7 @@ package enum CourseLoader {
         }
 
         let lessonFolder = absolute
+        let lessonPages = Dictionary(uniqueKeysWithValues: names.map { ($0, Lesson.pageName(ofFile: $0)) })
         let read = names.concurrentMap { name -> Result<(Lesson, LessonDocument, [Diagnostic]), CourseReadError> in
             let shown = displayPath(display, name)
             guard let bytes = readFile(atPath: lessonFolder + "/" + name) else {
@@ -82,7 +83,8 @@ package enum CourseLoader {
             } catch {
                 return .failure(error)
             }
-            let document = LessonMarkdown.parse(text, typography: config.typography, counts: counts)
+            let document = LessonMarkdown.parse(text, typography: config.typography, lessonPages: lessonPages,
+                                                counts: counts)
             let (lesson, findings) = LessonAssembly.assemble(
                 fileName: name, path: shown, source: SourceText(bytes), elements: document.elements)
             return .success((lesson, document, findings))
@@ -99,10 +101,11 @@ package enum CourseLoader {
                 diagnostics += findings
             }
         }
+        let links = LinkCheck.check(lessons, folder: absolute, displayFolder: display, lessonFiles: Set(names))
         return LoadedCourse(
             course: Course(folder: display, folderPath: absolute, config: config, coreFiles: coreFiles,
-                           lessons: lessons),
-            documents: documents, diagnostics: diagnostics)
+                           lessons: lessons, linkedFiles: links.files),
+            documents: documents, diagnostics: diagnostics + links.diagnostics)
     }
 
     /// `NN-slug.md`: digits, a dash, a name, `.md`.

@@ -21,6 +21,7 @@ package enum LessonAssembly {
         var title: String?
         var mentions: [LimitNoteReference] = []
         var ownLabel: LimitNoteReference?
+        var links: [LessonLink] = []
 
         for element in elements {
             switch element {
@@ -68,6 +69,9 @@ package enum LessonAssembly {
                     .calloutUnknown,
                     "'[!\(kind)]' is not a callout (known: \(CalloutKind.allCases.map { "[!\($0.marker)]" }.joined(separator: ", "))); the quote is shown as it is",
                     at: at(line)))
+
+            case let .link(link):
+                links.append(link)
 
             case let .code(element):
                 let (role, language, attributes, findings) = interpret(element, at: at)
@@ -120,7 +124,7 @@ package enum LessonAssembly {
         let lesson = Lesson(
             fileName: fileName, path: path, source: source, title: title, headings: headings,
             codeBlocks: codeBlocks, scenarios: scenarios, notes: notes, mentions: mentions,
-            introduction: introduction)
+            introduction: introduction, links: links)
         return (lesson, diagnostics)
     }
 

@@ -19,6 +19,9 @@ package enum LessonElement: Sendable, Equatable {
     /// A quote that opens with `[!KIND]` on a line of its own, where KIND is not one of
     /// GitHub's five callouts: shown as a quote.
     case unknownCallout(kind: String, line: Int)
+    /// A link or an image, at any depth (autolinks, which cmark-gfm gives no position, at the
+    /// start of the block that holds them).
+    case link(LessonLink)
 }
 
 /// A code block as the parser saw it.

@@ -11,8 +11,10 @@ package enum LessonMarkdown {
     /// Parses a lesson; `counts` counts the parse (tests show that a command parses each lesson
     /// once). GitHub's footnotes are always read; `typography` decides whether quotes, dashes
     /// and dots in prose become typographic (cmark-gfm's smart option never touches code).
+    /// `lessonPages` maps the course's lesson files to their pages (`02-a.md` → `02-a.html`):
+    /// a link to a lesson file goes to its page on the site.
     package static func parse(_ source: String, typography: Typography = .plain,
-                              counts: WorkCounts) -> LessonDocument {
+                              lessonPages: [String: String] = [:], counts: WorkCounts) -> LessonDocument {
         counts.markdownParses.add(1, ordering: .relaxed)
         let names = extensionNames
         let options = parseOptions(typography)
@@ -32,7 +34,7 @@ package enum LessonMarkdown {
             }
             return cmark_parser_finish(parser)!
         }
-        return LessonDocument(root: root)
+        return LessonDocument(root: root, lessonPages: lessonPages)
     }
 
     static func parseOptions(_ typography: Typography) -> Int32 {
@@ -128,13 +130,22 @@ package final class LessonDocument: @unchecked Sendable {
         var noteNumbers: [OpaquePointer: Int] = [:]
         /// The links made from `DRn` mentions, with their note numbers.
         var mentionLinks: [(link: OpaquePointer, number: Int)] = []
+        /// HTML comments (editors' notes), dropped from pages.
+        var comments: Set<OpaquePointer> = []
+        /// Links to lesson files, with the address of the lesson's page.
+        var pageLinks: [(link: OpaquePointer, url: String)] = []
+        /// Each top-level node's place among the top-level blocks as the lesson has them
+        /// (`Paragraph.block`), which dropping comments and moving footnotes does not change.
+        var topLevelBlocks: [OpaquePointer: Int] = [:]
     }
 
-    fileprivate init(root: OpaquePointer) {
-        let read = Self.readElements(root)
+    fileprivate init(root: OpaquePointer, lessonPages: [String: String]) {
+        let read = Self.readElements(root, lessonPages: lessonPages)
         elements = read.elements
         state = Mutex(RenderState(root: root, codeBlockIDs: read.codeBlockIDs, allowedHTML: read.allowedHTML,
-                                  inDetails: read.inDetails, callouts: read.callouts))
+                                  inDetails: read.inDetails, callouts: read.callouts,
+                                  comments: read.comments, pageLinks: read.pageLinks,
+                                  topLevelBlocks: read.topLevelBlocks))
     }
 
     deinit {
@@ -153,11 +164,11 @@ package final class LessonDocument: @unchecked Sendable {
             Self.prepare(&state, mentionHref: mentionHref)
             let renderer = Renderer()
             var blocks: [RenderedBlock] = []
-            var index = 0
             var node = cmark_node_first_child(state.root)
             while let current = node {
-                blocks.append(Self.renderedBlock(current, index: index, state: state, renderer: renderer))
-                index += 1
+                // A block made while preparing (raw HTML shown as text) has no place of its own.
+                blocks.append(Self.renderedBlock(current, index: state.topLevelBlocks[current] ?? -1,
+                                                 state: state, renderer: renderer))
                 node = cmark_node_next(current)
             }
             if let footnotes = state.footnotes {
@@ -196,6 +207,9 @@ package final class LessonDocument: @unchecked Sendable {
         var allowedHTML: [OpaquePointer: String] = [:]
         var inDetails: Set<Int> = []
         var callouts: [OpaquePointer: CalloutKind] = [:]
+        var comments: Set<OpaquePointer> = []
+        var pageLinks: [(link: OpaquePointer, url: String)] = []
+        var topLevelBlocks: [OpaquePointer: Int] = [:]
     }
 
     /// A raw HTML node as the walk met it.
@@ -218,7 +232,7 @@ package final class LessonDocument: @unchecked Sendable {
 
     /// One walk over the tree, keeping a link depth so that text inside links is known
     /// without climbing to the root.
-    private static func readElements(_ root: OpaquePointer) -> Reading {
+    private static func readElements(_ root: OpaquePointer, lessonPages: [String: String]) -> Reading {
         var reading = Reading()
         var htmlNodes: [HTMLNode] = []
         var topLevel: [TopLevel] = []
@@ -227,12 +241,24 @@ package final class LessonDocument: @unchecked Sendable {
         walk(root) { node, kind, entering in
             if kind == .link || kind == .image {
                 linkDepth += entering ? 1 : -1
+                if entering {
+                    let (line, column) = position(of: node)
+                    let link = LessonLink(destination: cmark_node_get_url(node).map { String(cString: $0) } ?? "",
+                                          isImage: kind == .image, line: line, column: column)
+                    reading.elements.append(.link(link))
+                    if !link.isImage, let url = pageURL(link.target, lessonPages: lessonPages) {
+                        reading.pageLinks.append((node, url))
+                    }
+                }
                 return
             }
             guard entering else { return }
             let line = Int(cmark_node_get_start_line(node))
             let isTopLevel = cmark_node_parent(node) == root
-            if isTopLevel { topLevelIndex += 1 }
+            if isTopLevel {
+                topLevelIndex += 1
+                reading.topLevelBlocks[node] = topLevelIndex
+            }
             switch kind {
             case .heading where isTopLevel:
                 topLevel.append(.heading)
@@ -256,6 +282,10 @@ package final class LessonDocument: @unchecked Sendable {
                                             length: Int(length), indent: Int(offset)) : nil,
                     isNested: !isTopLevel)))
             case .htmlBlock, .htmlInline:
+                if AllowedHTML.isComment(literal(node)) {
+                    reading.comments.insert(node)
+                    break
+                }
                 if isTopLevel { topLevel.append(.html(htmlNodes.count)) }
                 htmlNodes.append(HTMLNode(node: node, parent: cmark_node_parent(node), isBlock: kind == .htmlBlock,
                                           isTopLevel: isTopLevel,
@@ -293,6 +323,25 @@ package final class LessonDocument: @unchecked Sendable {
         let dropped = Set(allowed.map { htmlNodes[$0].element })
         reading.elements = reading.elements.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
         return reading
+    }
+
+    /// Where a node starts; an autolink, which cmark-gfm leaves at 0:0, at the start of the
+    /// nearest block around it.
+    private static func position(of node: OpaquePointer) -> (line: Int, column: Int) {
+        var current: OpaquePointer? = node
+        while let here = current {
+            let line = Int(cmark_node_get_start_line(here))
+            if line > 0 { return (line, max(1, Int(cmark_node_get_start_column(here)))) }
+            current = cmark_node_parent(here)
+        }
+        return (1, 1)
+    }
+
+    /// The page a link to a lesson file goes to: `02-a.md#x` → `02-a.html#x`.
+    private static func pageURL(_ target: LinkTarget, lessonPages: [String: String]) -> String? {
+        guard case let .relative(path, fragment) = target, let name = LinkTarget.coursePath(path),
+              let page = lessonPages[name] else { return nil }
+        return page + (fragment.map { "#" + $0 } ?? "")
     }
 
     /// Which raw HTML nodes pass (by their place in `nodes`). Inline tags must open and close
@@ -426,6 +475,8 @@ package final class LessonDocument: @unchecked Sendable {
         var child = cmark_node_first_child(node)
         while let current = child {
             switch MarkdownNodeKind(current) {
+            case .htmlInline where AllowedHTML.isComment(literal(current)):
+                break  // an editor's note, which the page drops
             case .text, .code, .htmlInline:
                 if let text = cmark_node_get_literal(current) {
                     bytes.append(contentsOf: UnsafeRawBufferPointer(start: text, count: strlen(text)))
@@ -470,6 +521,13 @@ package final class LessonDocument: @unchecked Sendable {
                 }
             }
             for (node, isBlock) in rawHTML {
+                // A freed node's address may come back for a node made later: no map keeps it.
+                state.topLevelBlocks[node] = nil
+                if state.comments.remove(node) != nil {
+                    // An editor's note: not for readers.
+                    cmark_node_free(node)
+                    continue
+                }
                 let replacement: OpaquePointer
                 if let html = state.allowedHTML[node] {
                     // An allowed tag: the page gets the HTML written from its parsed pieces.
@@ -484,8 +542,10 @@ package final class LessonDocument: @unchecked Sendable {
                     cmark_node_set_literal(replacement, cmark_node_get_literal(node))
                 }
                 cmark_node_insert_before(node, replacement)
+                state.allowedHTML[node] = nil
                 cmark_node_free(node)
             }
+            for (link, url) in state.pageLinks { cmark_node_set_url(link, url) }
             for node in mentionTexts {
                 state.mentionLinks += linkMentions(in: node, linked: { mentionHref($0) != nil })
             }

@@ -127,4 +127,31 @@ struct PipelineTests {
         check.update = false
         #expect(try Pipeline().check(check).report.succeeded)
     }
+
+    /// A file a lesson links to is copied into the site at its path; one where the site keeps a
+    /// file of its own is left out, with a warning at the link.
+    @Test func linkedFilesTravelWithTheSite() throws {
+        let root = temporaryFolder("pipeline-linked")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let course = root.appendingPathComponent("course")
+        try FileManager.default.createDirectory(at: course.appendingPathComponent("img"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: course.appendingPathComponent("assets"), withIntermediateDirectories: true)
+        try Data(#"{ "title": "T", "language": "en" }"#.utf8).write(to: course.appendingPathComponent("course.json"))
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: course.appendingPathComponent("img/plan.png"))
+        try Data("body {}".utf8).write(to: course.appendingPathComponent("assets/style.css"))
+        try Data("# A\n\n![plan](img/plan.png) [styles](assets/style.css) [again](img/plan.png)\n".utf8)
+            .write(to: course.appendingPathComponent("01-a.md"))
+        var build = BuildCommandOptions()
+        build.shared.course = course.path
+        build.shared.cache = .none
+        build.out = root.appendingPathComponent("site").path
+
+        let built = try Pipeline().build(build)
+        #expect(built.linkedFiles == 1)
+        #expect(FileManager.default.contents(atPath: build.out + "/img/plan.png") == Data([0x89, 0x50, 0x4E, 0x47]))
+        #expect(FileManager.default.contents(atPath: build.out + "/assets/style.css") != Data("body {}".utf8))
+        let warnings = built.checked.report.diagnostics
+        #expect(warnings.map(\.id) == [.linkTargetReserved])
+        #expect(warnings.first?.location == SourceLocation(file: course.path + "/01-a.md", line: 3, column: 23))
+    }
 }

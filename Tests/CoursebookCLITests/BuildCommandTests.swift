@@ -16,7 +16,7 @@ struct BuildCommandTests {
         let out = root.appendingPathComponent("site")
         let result = try build("passing", out: out)
         #expect(result.status == 0, "\(result)")
-        #expect(result.standardOutput.hasSuffix("2 passed, 0 failed, 1 skipped\nwrote \(out.path): 3 pages (1 lesson, index, limitations) and 1 assets\n"))
+        #expect(result.standardOutput.hasSuffix("2 passed, 0 failed, 1 skipped\nwrote \(out.path): 3 pages (1 lesson, index, limitations) and 1 asset\n"))
         let files = try FileManager.default.subpathsOfDirectory(atPath: out.path).sorted()
         #expect(files == [".coursebook-site", "01-counter.html", "assets", "assets/style.css", "index.html", "limitations.html"])
     }

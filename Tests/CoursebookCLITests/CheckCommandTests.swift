@@ -147,7 +147,7 @@ import Testing
             """),
         ("crlf", [], 0, ""),
         ("no-course-json", [], 2, """
-            no-course-json/course.json: error: no course.json: a course folder needs one (title, language, core)
+            no-course-json/course.json: error: no course.json: a course folder needs one (title, language; core when scenarios share code)
 
             """),
         ("missing-core", [], 2, """

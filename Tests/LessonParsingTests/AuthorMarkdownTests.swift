@@ -4,8 +4,8 @@ import Testing
 
 /// What authors write on GitHub: footnotes, callouts, typographic quotes.
 struct AuthorMarkdownTests {
-    func parse(_ text: String, typography: Typography = .plain) -> LessonDocument {
-        LessonMarkdown.parse(text, typography: typography, counts: WorkCounts())
+    func parse(_ text: String, typography: Typography = .plain, lessonPages: [String: String] = [:]) -> LessonDocument {
+        LessonMarkdown.parse(text, typography: typography, lessonPages: lessonPages, counts: WorkCounts())
     }
 
     @Test func footnotesAreCollectedLastInTheOrderTheyAreCited() throws {
@@ -33,6 +33,70 @@ struct AuthorMarkdownTests {
         #expect(blocks[0] == .callout(.warning, html: "<p>Mind <em>this</em>.</p>\n"))
         #expect(blocks[1] == .html("<blockquote>\n<p>[!NOPE]\nNot a callout.</p>\n</blockquote>\n", block: 1))
         #expect(blocks[2] == .html("<blockquote>\n<p>[!TIP] text on the line</p>\n</blockquote>\n", block: 2))
+    }
+
+    @Test func editorsCommentsLeaveNoTraceOnThePage() {
+        let document = parse("""
+            # T
+
+            <!-- TODO: a better example
+            ```swift scenario
+            print("hidden")
+            ```
+            -->
+
+            Intro <!-- inline note --> text.
+
+            <!-- one --> <!-- two -->
+
+            <!-- not only a comment --> <b>x</b>
+
+            """)
+        // No warning for comments, and the fence inside one is no code block.
+        #expect(document.elements.filter { if case .rawHTML = $0 { true } else { false } }
+                == [.rawHTML(line: 13, column: 1)])
+        #expect(!document.elements.contains { if case .code = $0 { true } else { false } })
+        #expect(document.elements.contains(.paragraph(text: "Intro  text.", line: 9, block: 2)))
+        let blocks = document.renderBlocks { _ in nil }
+        #expect(blocks.count == 3)
+        #expect(blocks[1] == .html("<p>Intro  text.</p>\n", block: 2))
+        guard case .html(let shown, block: -1) = blocks[2] else { Issue.record("\(blocks[2])"); return }
+        #expect(shown.contains("&lt;!-- not only a comment --&gt;"))
+    }
+
+    @Test func commentsAreToldFromOtherHTML() {
+        #expect(AllowedHTML.isComment("<!-- a -->"))
+        #expect(AllowedHTML.isComment("<!-- a -->\n  <!--b-->\n"))
+        #expect(AllowedHTML.isComment("<!---->"))
+        #expect(!AllowedHTML.isComment("<!-- a --> b"))
+        #expect(!AllowedHTML.isComment("<!-- open"))
+        #expect(!AllowedHTML.isComment(""))
+        #expect(!AllowedHTML.isComment("<b>"))
+    }
+
+    @Test func linksAreElementsAtTheirPlace() {
+        let document = parse("""
+            See [two](02-b.md#x), ![plan](img/p.png "Plan") and <doc:Intro>.
+
+            > [ref][r]
+
+            [r]: https://swift.org
+            """, lessonPages: ["02-b.md": "02-b.html"])
+        let links = document.elements.compactMap { if case .link(let link) = $0 { link } else { nil } }
+        #expect(links == [
+            LessonLink(destination: "02-b.md#x", isImage: false, line: 1, column: 5),
+            LessonLink(destination: "img/p.png", isImage: true, line: 1, column: 23),
+            LessonLink(destination: "doc:Intro", isImage: false, line: 1, column: 53),
+            LessonLink(destination: "https://swift.org", isImage: false, line: 3, column: 3),
+        ])
+    }
+
+    @Test func aLinkToALessonFileGoesToItsPage() {
+        let document = parse("[a](02-b.md#x) [b](./sub/../02-b.md) [c](03-c.md) [d](02-b.md?q)\n",
+                             lessonPages: ["02-b.md": "02-b.html"])
+        #expect(document.renderBlocks { _ in nil } == [.html(
+            "<p><a href=\"02-b.html#x\">a</a> <a href=\"02-b.html\">b</a> <a href=\"03-c.md\">c</a> <a href=\"02-b.html\">d</a></p>\n",
+            block: 0)])
     }
 
     @Test func smartTypographyTouchesProseOnly() {

@@ -50,7 +50,7 @@ struct CourseLoaderTests {
     }
 
     @Test func noCourseJSON() {
-        #expect(loadError(["01-a.md": []])?.summary == "no course.json: a course folder needs one (title, language, core)")
+        #expect(loadError(["01-a.md": []])?.summary == "no course.json: a course folder needs one (title, language; core when scenarios share code)")
     }
 
     @Test func invalidJSONNamesItsLine() {

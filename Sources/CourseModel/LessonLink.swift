@@ -1,0 +1,114 @@
+import Foundation
+
+/// A link or an image in a lesson, where the author wrote it.
+package struct LessonLink: Sendable, Equatable {
+    /// The destination as cmark-gfm read it (entities and backslash escapes undone, reference
+    /// links resolved).
+    package var destination: String
+    package var isImage: Bool
+    package var line: Int
+    package var column: Int
+
+    package init(destination: String, isImage: Bool, line: Int, column: Int) {
+        self.destination = destination
+        self.isImage = isImage
+        self.line = line
+        self.column = column
+    }
+
+    /// What the destination points at.
+    package var target: LinkTarget { LinkTarget(destination, isImage: isImage) }
+}
+
+/// Where a link goes, as far as its text tells.
+package enum LinkTarget: Sendable, Equatable {
+    /// A web address (`https:`, `http:`, `mailto:`, `tel:`) or, for an image, an inline
+    /// `data:image/...`: the browser follows it as it is.
+    case web
+    /// `#part` of the same page.
+    case fragment
+    /// A file beside the lessons: `images/plan.png`, `02-kapsam.md#ortam`. The path is
+    /// percent-decoded, without query or fragment.
+    case relative(path: String, fragment: String?)
+    /// `/images/plan.png`: from the root of wherever the site is served, which the course
+    /// cannot know.
+    case rootPath
+    /// A scheme a browser does not open or that cmark-gfm drops for safety (`doc:`,
+    /// `javascript:`, `file:`): the reader's click goes nowhere.
+    case unknownScheme(String)
+
+    /// Schemes a reader's browser follows.
+    package static let webSchemes: Set<String> = ["http", "https", "mailto", "tel"]
+    /// Inline images cmark-gfm lets through (its list of safe `data:` types).
+    private static let imageDataPrefixes = ["data:image/png", "data:image/gif", "data:image/jpeg", "data:image/webp"]
+
+    package init(_ destination: String, isImage: Bool) {
+        if destination.isEmpty || destination.hasPrefix("#") {
+            self = .fragment
+            return
+        }
+        if let scheme = Self.scheme(of: destination) {
+            let lowered = scheme.lowercased()
+            if Self.webSchemes.contains(lowered) {
+                self = .web
+            } else if isImage, Self.imageDataPrefixes.contains(where: { destination.lowercased().hasPrefix($0) }) {
+                self = .web
+            } else {
+                self = .unknownScheme(lowered)
+            }
+            return
+        }
+        if destination.hasPrefix("//") {
+            self = .web  // scheme-relative: a web address on whatever scheme the page uses
+            return
+        }
+        if destination.hasPrefix("/") {
+            self = .rootPath
+            return
+        }
+        var rest = Substring(destination)
+        var fragment: String?
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
+        if let question = rest.firstIndex(of: "?") { rest = rest[..<question] }
+        self = .relative(path: String(rest).removingPercentEncoding ?? String(rest), fragment: fragment)
+    }
+
+    /// The scheme of an absolute URI (RFC 3986: a letter, then letters, digits, `+`, `-`,
+    /// `.`, up to the first `:`), or nil.
+    static func scheme(of destination: String) -> String? {
+        guard let colon = destination.firstIndex(of: ":") else { return nil }
+        let candidate = destination[..<colon]
+        guard let first = candidate.first, first.isASCII, first.isLetter,
+              candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        return String(candidate)
+    }
+}
+
+extension LinkTarget {
+    /// A relative path as a path inside the course folder, `.` and `..` worked out
+    /// (`./images/../02-a.md` → `02-a.md`); nil when it climbs out of the folder.
+    package static func coursePath(_ path: String) -> String? {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..":
+                if parts.isEmpty { return nil }
+                parts.removeLast()
+            default: parts.append(part)
+            }
+        }
+        return parts.joined(separator: "/")
+    }
+}
+
+extension Lesson {
+    /// The page a lesson file becomes on the site: `02-kapsam.md` → `02-kapsam.html`.
+    package static func pageName(ofFile fileName: String) -> String {
+        (fileName.hasSuffix(".md") ? String(fileName.dropLast(3)) : fileName) + ".html"
+    }
+}
