@@ -216,7 +216,8 @@ package struct Pipeline: Sendable {
             let block = course.lessons[scenario.place.lesson].scenarios[scenario.place.scenario].block
             facts[scenario.place.lesson, block.id] = Self.facts(reading)
         }
-        let jobs = Self.jobs(toRun.map(\.source), readings: readings, coreNames: coreNames)
+        let jobs = Self.jobs(toRun.map(\.source), readings: readings, coreNames: coreNames,
+                             corePlaces: course.coreFiles.contains { PlaceLiterals.appear(in: $0.text) })
 
         var settings = RunSettings()
         settings.timeLimit = options.timeLimit
@@ -259,10 +260,13 @@ package struct Pipeline: Sendable {
 
     /// The scenarios to run, each with its shape: from its reading, and from the core's names —
     /// a top-level name the core files use would be the module's in main.swift and could change
-    /// what the core means, so such a scenario gets a program of its own.
-    static func jobs(_ sources: [ScenarioSource], readings: [SwiftBlockReading], coreNames: Set<String>) -> [ScenarioJob] {
+    /// what the core means, so such a scenario gets a program of its own. When the core uses
+    /// `#line` and its kin (`corePlaces`), a default argument may carry a scenario's place into
+    /// the core, and every scenario gets a program of its own.
+    static func jobs(_ sources: [ScenarioSource], readings: [SwiftBlockReading], coreNames: Set<String>,
+                     corePlaces: Bool = false) -> [ScenarioJob] {
         zip(sources, readings).map { source, reading in
-            let ownProgram = reading.needsOwnProgram || !coreNames.isDisjoint(with: reading.declaredNames)
+            let ownProgram = corePlaces || reading.needsOwnProgram || !coreNames.isDisjoint(with: reading.declaredNames)
             return ScenarioJob(source: source, shape: ScenarioShape(needsOwnProgram: ownProgram,
                                                                      hasMainAttribute: reading.hasMainAttribute))
         }

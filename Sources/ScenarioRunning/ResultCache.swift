@@ -12,7 +12,7 @@ package struct ResultCache: Sendable {
 
     static let suffix = "out"
     /// Bump when the way scenarios are compiled or run changes what they could print.
-    package static let formatVersion = "3"
+    package static let formatVersion = "4"
 
     /// A digest of the core files (names and texts), computed once per run and hashed into
     /// every key instead of the files themselves.
@@ -37,9 +37,6 @@ package struct ResultCache: Sendable {
         }
         hash.update("scenario \(source.code.utf8.count)\n")
         hash.update(source.code)
-        if ["#file", "#line", "#column", "#fileID", "#filePath"].contains(where: source.code.containsBytes) {
-            hash.update("at \(source.file):\(source.firstLine)")
-        }
         return hash.finalize()
     }
 

@@ -178,14 +178,21 @@ package enum ScenarioProgram {
     /// scenario with `@main` is its own entry point and gets no prelude call.
     package static func standalone(_ source: ScenarioSource, hasMainAttribute: Bool,
                                    unbufferedFromOutside: Bool) -> [(name: String, contents: String)] {
-        if hasMainAttribute {
-            return [("scenario.swift", located(source))]
+        let name = standaloneFileName(hasMainAttribute: hasMainAttribute)
+        // No directive after the code: an error at its end (a missing `}`) stays in main.swift,
+        // on the line after the last, where the compiler means it.
+        let code = located(source, file: name, line: 1, reset: false)
+        if hasMainAttribute || unbufferedFromOutside {
+            return [(name, code)]
         }
-        if unbufferedFromOutside {
-            return [("main.swift", located(source))]
-        }
-        return [("main.swift", "__coursebookUnbufferStandardOutput()\n" + located(source)),
-                ("prelude.swift", prelude)]
+        return [(name, "__coursebookUnbufferStandardOutput()\n" + code), ("prelude.swift", prelude)]
+    }
+
+    /// What a program of one scenario calls the scenario's file, in its code (`#file`,
+    /// `#line`, a trap's message) and in the compiler's messages: `main.swift` from its first
+    /// line, as in a learner's folder; with `@main`, a library file.
+    package static func standaloneFileName(hasMainAttribute: Bool) -> String {
+        hasMainAttribute ? "scenario.swift" : "main.swift"
     }
 
     /// coreutils' `stdbuf` library: preloaded with `_STDBUF_O=0`, it makes a program's standard
@@ -199,12 +206,13 @@ package enum ScenarioProgram {
         return nil
     }()
 
-    /// The scenario's code between `#sourceLocation` directives that put it at its lesson line.
-    static func located(_ source: ScenarioSource) -> String {
+    /// The scenario's code between `#sourceLocation` directives that put it at `file:line`: its
+    /// lesson line in a batch, line 1 of `main.swift` in a program of its own.
+    static func located(_ source: ScenarioSource, file: String? = nil, line: Int? = nil, reset: Bool = true) -> String {
         var code = source.code
         if !code.isEmpty, !code.hasSuffix("\n") { code += "\n" }
-        return "#sourceLocation(file: \"\(escaped(source.file))\", line: \(source.firstLine))\n"
-            + code + "#sourceLocation()\n"
+        return "#sourceLocation(file: \"\(escaped(file ?? source.file))\", line: \(line ?? source.firstLine))\n"
+            + code + (reset ? "#sourceLocation()\n" : "")
     }
 
     private static func escaped(_ text: String) -> String {

@@ -142,14 +142,11 @@ private final class RunSession: Sendable {
     /// valid, alone they may), and any left when the blame could not be placed.
     private func runTogether(_ indices: [Int]) -> [Int] {
         guard indices.count > 1 else { return indices }
-        let folder = newProgramFolder("batch")
-        let files = ScenarioProgram.batch(indices.map { ($0, jobs[$0].source) },
-                                          fileCount: runner.settings.parallelism)
-        let program = "\(folder)/program"
-        let compiled = compileBatch(files, in: folder, output: program)
-        if compiled.succeeded {
-            return execute(program: program, indices: indices, in: folder)
+        let batch = compileTogether(indices)
+        if batch.compiled.succeeded {
+            return execute(program: batch.program, indices: indices, in: batch.folder)
         }
+        let compiled = batch.compiled
 
         var blamed = Set<Int>()
         var unplaced = false
@@ -168,10 +165,51 @@ private final class RunSession: Sendable {
             return []
         }
         if unplaced || blamed.isEmpty {
-            let half = indices.count / 2
-            return runTogether(Array(indices[..<half])) + runTogether(Array(indices[half...]))
+            return narrow(indices)
         }
         return blamed.sorted() + runTogether(indices.filter { !blamed.contains($0) })
+    }
+
+    /// A batch whose compile failed with errors that name no scenario (a linker's, say): finds
+    /// a scenario without which the rest compiles by halving the suspects, each step one
+    /// compile of everything but half of them, so one culprit among n costs at most
+    /// ⌈log₂ n⌉ compiles, one more for the rest when the last step did not already compile it,
+    /// and its own program. The culprit is compiled alone, whose answer is the truth anyway;
+    /// with several, the rest fails again and is narrowed again.
+    private func narrow(_ indices: [Int]) -> [Int] {
+        var suspects = indices[...]
+        var lastSuccess: (without: Set<Int>, batch: CompiledBatch)?
+        while suspects.count > 1 {
+            let half = Set(suspects.prefix(suspects.count / 2))
+            let attempt = compileTogether(indices.filter { !half.contains($0) })
+            if attempt.compiled.succeeded {
+                suspects = suspects.prefix(half.count)
+                lastSuccess = (half, attempt)
+            } else {
+                suspects = suspects.dropFirst(half.count)
+            }
+        }
+        let culprit = suspects.first!
+        if let lastSuccess, lastSuccess.without == [culprit] {
+            let rest = indices.filter { $0 != culprit }
+            return [culprit] + execute(program: lastSuccess.batch.program, indices: rest, in: lastSuccess.batch.folder)
+        }
+        return [culprit] + runTogether(indices.filter { $0 != culprit })
+    }
+
+    /// A batch program compiled, or not.
+    private struct CompiledBatch {
+        var compiled: CompileResult
+        var program: String
+        var folder: String
+    }
+
+    private func compileTogether(_ indices: [Int]) -> CompiledBatch {
+        let folder = newProgramFolder("batch")
+        let files = ScenarioProgram.batch(indices.map { ($0, jobs[$0].source) },
+                                          fileCount: runner.settings.parallelism)
+        let program = "\(folder)/program"
+        return CompiledBatch(compiled: compileBatch(files, in: folder, output: program), program: program, folder: folder)
     }
 
     /// Runs a batch program until every scenario has an outcome. Each scenario runs in a
@@ -213,13 +251,35 @@ private final class RunSession: Sendable {
         let folder = newProgramFolder("alone")
         let program = "\(folder)/program"
         let unbuffered = ScenarioProgram.unbufferedOutput
-        let compiled = compile(ScenarioProgram.standalone(source, hasMainAttribute: shape.hasMainAttribute,
-                                                          unbufferedFromOutside: unbuffered != nil),
-                               in: folder, output: program, jobs: compilerJobs, parseAsLibrary: shape.hasMainAttribute)
+        let files = ScenarioProgram.standalone(source, hasMainAttribute: shape.hasMainAttribute,
+                                               unbufferedFromOutside: unbuffered != nil)
+        let compiled = compile(files, in: folder, output: program, jobs: compilerJobs,
+                               parseAsLibrary: shape.hasMainAttribute)
         guard compiled.succeeded else {
             var lessonErrors: [Diagnostic] = []
             var coreErrors: [Diagnostic] = []
-            for diagnostic in compiled.diagnostics where diagnostic.severity == "error" {
+            // The compiler names the scenario's own file and line (through `#sourceLocation`),
+            // or, at the end of the file (a missing `}`), the generated file and its line; the
+            // lesson line follows from either.
+            let ownFile = ScenarioProgram.standaloneFileName(hasMainAttribute: shape.hasMainAttribute)
+            let generated = "\(folder)/\(ownFile)"
+            let linesBeforeCode = files.first { $0.name == ownFile }.map { file in
+                file.contents.prefix { $0 != "#" }.filter { $0 == "\n" }.count
+            } ?? 0
+            func inLesson(_ item: CompilerDiagnostic) -> CompilerDiagnostic {
+                var placed = item
+                if item.file == ownFile {
+                    placed.file = source.file
+                    placed.line = source.firstLine + item.line - 1
+                } else if item.file == generated {
+                    // Physical lines: the directive's, then the code from the lesson's first line.
+                    placed.file = source.file
+                    placed.line = source.firstLine + item.line - (linesBeforeCode + 2)
+                }
+                placed.notes = item.notes.map(inLesson)
+                return placed
+            }
+            for diagnostic in compiled.diagnostics.map(inLesson) where diagnostic.severity == "error" {
                 if let core = coreFile(diagnostic.file) {
                     coreErrors.append(lessonDiagnostic(diagnostic, coreDisplay: core.displayPath))
                 } else {
@@ -338,7 +398,9 @@ private final class RunSession: Sendable {
             if let core = coreFile(item.file) {
                 return SourceLocation(file: core.displayPath, line: item.line, column: item.column)
             }
-            guard item.file == scenario.file, scenario.lines.contains(item.line) else { return nil }
+            // The line after the code (the closing fence) is where the end of the code is.
+            guard item.file == scenario.file,
+                  scenario.lines.contains(item.line) || item.line == scenario.lines.upperBound else { return nil }
             let codeLine = item.line - scenario.firstLine
             let offset = codeLine < scenario.columnOffsets.count ? scenario.columnOffsets[codeLine] : 0
             return SourceLocation(file: scenario.file, line: item.line, column: item.column + offset)

@@ -10,7 +10,8 @@ internal import CourseModel
 /// and inside a function: variables without accessors or modifiers, functions, expressions and
 /// statements. Anything else — a type (its name prints differently when local), an extension,
 /// an import, a `return` or `defer` at the top level, `lazy`, an observed variable, `await`,
-/// `#function`, an attribute or a modifier, code that does not parse — makes a program of its
+/// `#function`, `#line` and the other literals that name a place in the source, an attribute or a
+/// modifier, code that does not parse — makes a program of its
 /// own. When in doubt, a program of its own: the answer is then slower, never different.
 struct ShapeReading: Equatable {
     /// It must be `main.swift` of a program of its own.
@@ -61,8 +62,9 @@ struct ShapeReading: Equatable {
         if TopLevelFinder.contains(file, where: { $0.is(AwaitExprSyntax.self) || $0.as(ForStmtSyntax.self)?.awaitKeyword != nil }) {
             needsOwnProgram = true
         }
-        // `#function` names the function around it: `main` only in a program of its own.
-        if code.containsBytes("#function") { needsOwnProgram = true }
+        // `#function` names the function around it, `#line` and `#file` the place in the file:
+        // what main.swift prints only in a program of its own, where the code is main.swift.
+        if PlaceLiterals.appear(in: code) { needsOwnProgram = true }
         self.init(needsOwnProgram: needsOwnProgram, hasMainAttribute: hasMainAttribute, declaredNames: names)
     }
 
@@ -83,6 +85,19 @@ struct ShapeReading: Equatable {
         if let identifier = pattern.as(IdentifierPatternSyntax.self) { return [identifier.identifier.text] }
         if let tuple = pattern.as(TuplePatternSyntax.self) { return tuple.elements.flatMap { names(in: $0.pattern) } }
         return []
+    }
+}
+
+/// Literals whose value is where they stand (`#file` also finds `#fileID` and `#filePath`),
+/// and the directive that would move that place. In a core file they matter too: a default
+/// argument `line: Int = #line` takes the caller's place, which is a scenario's.
+package enum PlaceLiterals {
+    static let all = ["#function", "#file", "#line", "#column", "#dsohandle", "#sourceLocation"]
+
+    /// Whether the text holds one (in code, a comment or a string: the answer errs on the safe
+    /// side, a program of its own).
+    package static func appear(in text: String) -> Bool {
+        all.contains(where: text.containsBytes)
     }
 }
 

@@ -46,6 +46,8 @@ struct DifferentialTests {
         #expect(outcome("print(String(reflecting: Point()))")?.completedOutput == "main.Point(x: 1, y: 2)\n")
         #expect(outcome("struct Local")?.completedOutput == "[main.Local(value: 1)]\n")
         #expect(outcome("Task {")?.completedOutput == "top level done\n")
+        // Literals of place say what they say in a learner's main.swift, not the lesson's place.
+        #expect(outcome("print(#line, #file, #fileID)")?.completedOutput == "1 main.swift main/main.swift\n")
         // `exit` needs Glibc, which main.swift does not import: a compile error, batched or not.
         if case let .compileFailed(errors)? = outcome("print(\"before exit\")") {
             #expect(errors.map(\.summary) == ["cannot find 'exit' in scope"])

@@ -154,4 +154,22 @@ struct PipelineTests {
         #expect(warnings.map(\.id) == [.linkTargetReserved])
         #expect(warnings.first?.location == SourceLocation(file: course.path + "/01-a.md", line: 3, column: 23))
     }
+
+    /// A core function whose default argument is `#line` takes the caller's line: the line of
+    /// main.swift, so with such a core every scenario is a program of its own.
+    @Test func aCoreThatTakesTheCallersPlaceRunsEveryScenarioAlone() throws {
+        let course = temporaryFolder("pipeline-places")
+        defer { try? FileManager.default.removeItem(at: course) }
+        try Data(#"{ "title": "T", "language": "en", "core": ["Log.swift"], "limitNotes": "optional" }"#.utf8)
+            .write(to: course.appendingPathComponent("course.json"))
+        try Data("func here(line: Int = #line) -> Int { line }\n".utf8).write(to: course.appendingPathComponent("Log.swift"))
+        let scenario = "```swift scenario\nprint(here())\n```\n\n```output\n1\n```\n\n"
+        try Data(("# A\n\n" + scenario + scenario).utf8).write(to: course.appendingPathComponent("01-a.md"))
+        var check = CheckCommandOptions()
+        check.shared.course = course.path
+        check.shared.cache = .none
+        let report = try Pipeline().check(check).report
+        #expect(report.succeeded, "\(report.diagnostics)")
+        #expect(report.compilerRuns == 2)
+    }
 }

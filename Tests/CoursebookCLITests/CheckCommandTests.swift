@@ -131,6 +131,11 @@ import Testing
             compile-error/01-lesson.md:7:18: error: value of type 'ViewTree' has no member 'chnge'
 
             """),
+        ("missing-brace", [], 1, """
+            missing-brace/01-lesson.md:18:1: error: expected '}' at end of brace statement
+            missing-brace/01-lesson.md:16:14: note: to match this opening '{'
+
+            """),
         ("crash", [], 1, """
             crash/01-lesson.md:3:1: error: scenario crashed: signal 4 (SIGILL: a Swift trap)
             standard output:
