@@ -5,16 +5,28 @@ import LessonParsing
 /// rendered it, scenarios as figures with their verified output, illustrations and core
 /// listings labelled, limitation notes set apart as asides.
 struct LessonBody {
-    /// A `##` heading of the lesson, for the sidebar.
+    /// A `##` heading of the lesson, for the page map: its title, its anchor and the
+    /// limitation notes that stand in it.
     struct Section: Equatable {
         var title: String
         var anchor: String
+        var notes: [Int] = []
     }
 
     var html: String
     var sections: [Section]
-    /// The rendered first paragraph after the title, for the index.
+    /// Notes that stand before the first `##` heading.
+    var leadingNotes: [Int]
+    /// The rendered first paragraph after the title.
     var introduction: String
+    /// The first sentence of the introduction, for the index.
+    var summary: String { firstSentence(ofHTML: introduction) }
+    /// The section each note stands in; a note before the first section has none.
+    var sectionOfNote: [Int: Section] {
+        var found: [Int: Section] = [:]
+        for section in sections { for note in section.notes { found[note] = section } }
+        return found
+    }
 
     /// What the body needs to know beyond the lesson itself.
     struct Context {
@@ -30,8 +42,8 @@ struct LessonBody {
         var coreShownBefore: Set<String>
         /// The href of note n from this page, nil when the course has no such note.
         var noteHref: (Int) -> String?
-        /// Where the limitations page lists note n.
-        var limitationsHref: (Int) -> String
+        /// Where the site explains what a limitation note is.
+        var aboutNotesHref: String
     }
 
     init(_ lesson: Lesson, document: LessonDocument, context: Context) {
@@ -49,6 +61,7 @@ struct LessonBody {
         var anchors = AnchorNamer(reserved: reserved)
         var html = ""
         var sections: [Section] = []
+        var leadingNotes: [Int] = []
         var introduction = ""
         var sawTitle = false
         var scenarioOfOutput: [Int: Scenario] = [:]
@@ -75,7 +88,10 @@ struct LessonBody {
                 }
                 let anchor = anchors.anchor(for: text)
                 if level == 2 { sections.append(Section(title: text, anchor: anchor)) }
-                html += "<h\(level) id=\"\(anchor)\">\(innerHTML) <a class=\"anchor\" href=\"#\(anchor)\" aria-label=\"\(escapeHTML(context.words.sectionLink))\">#</a></h\(level)>\n"
+                // The link to the heading stands beside it, not in it, so that the heading's
+                // name is its text alone; the link's own name says which heading it is for.
+                let linkName = escapeHTML(context.words.sectionLink(text))
+                html += "<div class=\"heading\"><h\(level) id=\"\(anchor)\">\(innerHTML)</h\(level)><a class=\"anchor\" href=\"#\(anchor)\" aria-label=\"\(linkName)\">#</a></div>\n"
             case .code(let id, _):
                 let code = lesson.codeBlocks[id]
                 if code.role == .output, let scenario = scenarioOfOutput[id] {
@@ -87,11 +103,13 @@ struct LessonBody {
                                     outputApart: outputsApart)
             case let .limitNote(number, innerHTML):
                 let label = "DR\(number)"
+                if sections.isEmpty { leadingNotes.append(number) } else { sections[sections.count - 1].notes.append(number) }
+                // A note, not a landmark: a page has many of them. Its kind links to what a
+                // limitation note is.
                 html += """
-                    <aside class="limit" id="dr\(number)" aria-labelledby="dr\(number)-label">
-                    <p class="limit-label" id="dr\(number)-label"><a href="#dr\(number)">\(label)</a> <span>\(escapeHTML(context.words.limitNote))</span></p>
+                    <aside class="limit" id="dr\(number)" role="note" aria-labelledby="dr\(number)-label">
+                    <p class="limit-label" id="dr\(number)-label"><a href="#dr\(number)">\(label)</a> <a class="limit-kind" href="\(escapeHTML(context.aboutNotesHref))">\(escapeHTML(context.words.limitNote))</a></p>
                     <p>\(innerHTML)</p>
-                    <p class="limit-more"><a href="\(escapeHTML(context.limitationsHref(number)))">\(escapeHTML(context.words.allLimitations))</a></p>
                     </aside>
 
                     """
@@ -105,11 +123,13 @@ struct LessonBody {
                                                      with: "aria-label=\"\(escapeHTML(context.words.footnoteBack))\"")
             case let .html(fragment, block):
                 if let paragraph = lesson.introduction, paragraph.block == block { introduction = fragment }
-                html += fragment
+                // A wide table scrolls sideways: a keyboard can reach it to scroll it.
+                html += fragment.contains("<table>") ? fragment.replacingOccurrences(of: "<table>", with: "<table tabindex=\"0\">") : fragment
             }
         }
         self.html = html
         self.sections = sections
+        self.leadingNotes = leadingNotes
         self.introduction = introduction
     }
 
@@ -121,7 +141,7 @@ struct LessonBody {
             return """
                 <div class="output verified">
                 <p class="output-label"><span class="badge">✓ \(escapeHTML(words.verifiedBadge))</span> \(escapeHTML(words.output)) · <span class="provenance">\(escapeHTML(words.verifiedWith(context.swiftVersion)))</span></p>
-                <pre><samp>\(escapeHTML(output.hasSuffix("\n") ? String(output.dropLast()) : output))</samp></pre>
+                <pre><samp>\(outputLines(output.hasSuffix("\n") ? String(output.dropLast()) : output))</samp></pre>
                 </div>
 
                 """
@@ -132,9 +152,26 @@ struct LessonBody {
 
             """
         if let expected = scenario.expected {
-            html += "<pre><samp>\(escapeHTML(String(trimmingFinalNewline(expected.code))))</samp></pre>\n"
+            html += "<pre><samp>\(outputLines(String(trimmingFinalNewline(expected.code))))</samp></pre>\n"
         }
         return html + "</div>\n"
+    }
+
+    /// An output, one element per line, so that a line too long for the page wraps under a
+    /// hanging indent deeper than the line's own leading spaces: a continuation never looks like
+    /// a line of its own. The newline stays inside each line, so the text copies as printed.
+    static func outputLines(_ text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var html = ""
+        for (index, line) in lines.enumerated() {
+            let lead = line.prefix { $0 == " " }.count
+            let style = lead == 0 ? "" : " style=\"--lead:\(lead)\""
+            // A list such as `atlanan A,B,C` may break after a comma rather than inside a name.
+            var text = escapeHTML(String(line))
+            if text.contains(",") { text = text.replacingOccurrences(of: ",", with: ",<wbr>") }
+            html += "<span class=\"line\"\(style)>\(text)\(index == lines.count - 1 ? "" : "\n")</span>"
+        }
+        return html
     }
 
     private static func figure(for block: CodeBlock, in lesson: Lesson, context: Context,
@@ -155,7 +192,7 @@ struct LessonBody {
             var html = """
                 <figure class="scenario\(block.role == .skippedScenario ? " skipped" : "")">
                 <figcaption><span class="kind">\(escapeHTML(words.scenario))</span> \(caption)</figcaption>
-                <pre class="code"><code class="language-swift">\(highlighted)</code></pre>
+                <pre class="code" tabindex="0"><code class="language-swift">\(highlighted)</code></pre>
 
                 """
             if let scenario, !(scenario.expected.map { outputApart.contains($0.id) } ?? false) {
@@ -166,14 +203,14 @@ struct LessonBody {
             return """
                 <figure class="illustration">
                 <figcaption><span class="kind">\(escapeHTML(words.illustration))</span> \(escapeHTML(words.illustrationNote))</figcaption>
-                <pre class="code"><code class="language-swift">\(context.highlighted(block))</code></pre>
+                <pre class="code" tabindex="0"><code class="language-swift">\(context.highlighted(block))</code></pre>
                 </figure>
 
                 """
         case .coreListing(let name):
             let fileName = name ?? (context.coreFileNames.count == 1 ? context.coreFileNames[0] : "")
             let title = escapeHTML(words.coreFile) + (fileName.isEmpty ? "" : ": <code>\(escapeHTML(fileName))</code>")
-            let listing = "<pre class=\"code\"><code class=\"language-swift\">\(context.highlighted(block))</code></pre>\n"
+            let listing = "<pre class=\"code\" tabindex=\"0\"><code class=\"language-swift\">\(context.highlighted(block))</code></pre>\n"
             let shownBefore = coreShown.contains(fileName)
             coreShown.insert(fileName)
             if shownBefore {
@@ -184,7 +221,7 @@ struct LessonBody {
             let language = block.language
             let code = language == "swift" ? context.highlighted(block) : escapeHTML(block.code)
             let attribute = language.isEmpty ? "" : " class=\"language-\(escapeHTML(language))\""
-            return "<pre class=\"code\"><code\(attribute)>\(code)</code></pre>\n"
+            return "<pre class=\"code\" tabindex=\"0\"><code\(attribute)>\(code)</code></pre>\n"
         }
     }
 }

@@ -49,8 +49,14 @@ enum BuildCommand {
         do {
             let built = try Pipeline().build(options)
             printer.print(built.checked)
-            let lessons = built.pages - 2
-            console.out("wrote \(options.out): \(built.pages) pages (\(counted(lessons, "lesson")), index, limitations) and \(built.assets) assets")
+            let searchable = built.searchPages != nil
+            let lessons = built.pages - (searchable ? 4 : 3)
+            console.out("wrote \(options.out): \(built.pages) pages (\(counted(lessons, "lesson")), index, limitations, whole course\(searchable ? ", search" : "")) and \(built.assets) assets")
+            if let pages = built.searchPages {
+                console.out("search: pagefind indexed \(counted(pages, "page"))")
+            } else if built.searchUnavailable {
+                console.out("search: pagefind is not installed, so the site has no search ('pip install pagefind-bin' adds it)")
+            }
             return .success
         } catch {
             return printer.print(error)
