@@ -66,8 +66,11 @@ import Testing
                 .find((line) => line.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(line).lineHeight));
               const range = document.createRange();
               range.selectNodeContents(line);
-              const rects = [...range.getClientRects()];
-              return [rects[0].left, rects[rects.length - 1].left];
+              // Where the first and the last row of the line start (a row is many boxes).
+              const rects = [...range.getClientRects()].filter((rect) => rect.width > 0.5);
+              const top = Math.min(...rects.map((rect) => rect.top)), bottom = Math.max(...rects.map((rect) => rect.top));
+              const start = (row) => Math.min(...rects.filter((rect) => Math.abs(rect.top - row) < 2).map((rect) => rect.left));
+              return [start(top), start(bottom)];
             })()
             """) as? [Double] ?? []
         #expect(indents.count == 2 && indents[1] > indents[0] + 10, "\(indents)")
