@@ -75,7 +75,7 @@ package enum SitePages {
     package static let aboutNotesAnchor = "about-notes"
     /// The site's icon, inside every page's `<head>`, so that it costs no request (and the
     /// browser asks for no `/favicon.ico`): a check mark, for outputs verified by running them.
-    package static let favicon = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%231d5f8a'/%3E%3Cpath d='M9 16.5l4.5 4.5L23 11' fill='none' stroke='%23fff' stroke-width='3.4' stroke-linecap='round' stroke-linejoin='round'/%3E%3C/svg%3E"
+    package static let favicon = "data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 32 32%22%3E%3Crect width=%2232%22 height=%2232%22 rx=%227%22 fill=%22%231d5f8a%22/%3E%3Cpath d=%22M9 16.5l4.5 4.5L23 11%22 fill=%22none%22 stroke=%22%23fff%22 stroke-width=%223.4%22 stroke-linecap=%22round%22 stroke-linejoin=%22round%22/%3E%3C/svg%3E"
 
     package static func pageName(_ lesson: Lesson) -> String { lesson.slug + ".html" }
 
