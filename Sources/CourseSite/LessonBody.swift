@@ -161,17 +161,48 @@ struct LessonBody {
     /// hanging indent deeper than the line's own leading spaces: a continuation never looks like
     /// a line of its own. The newline stays inside each line, so the text copies as printed.
     static func outputLines(_ text: String) -> String {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        var html = ""
-        for (index, line) in lines.enumerated() {
-            let lead = line.prefix { $0 == " " }.count
-            let style = lead == 0 ? "" : " style=\"--lead:\(lead)\""
-            // A list such as `atlanan A,B,C` may break after a comma rather than inside a name.
-            var text = escapeHTML(String(line))
-            if text.contains(",") { text = text.replacingOccurrences(of: ",", with: ",<wbr>") }
-            html += "<span class=\"line\"\(style)>\(text)\(index == lines.count - 1 ? "" : "\n")</span>"
+        // A list such as `atlanan A,B,C` may break after a comma rather than inside a name.
+        var html = escapeHTML(text)
+        if html.contains(",") { html = html.replacingOccurrences(of: ",", with: ",<wbr>") }
+        return lines(html, droppingFinalNewline: false)
+    }
+
+    /// HTML of preformatted text (escaped text, highlighting spans) as one `<span class="line">`
+    /// per line, with `--lead` its leading spaces, so that a wrapped line hangs (an output
+    /// always, code when printed). A span that runs over a line end (a comment of many lines)
+    /// is closed at the end of each line and opened again on the next. A code block's final
+    /// newline is dropped, as a `<pre>` would not show it.
+    static func lines(_ html: String, droppingFinalNewline: Bool = true) -> String {
+        var rows = html.split(separator: "\n", omittingEmptySubsequences: false)
+        if droppingFinalNewline, rows.count > 1, rows.last?.isEmpty == true { rows.removeLast() }
+        var result = ""
+        result.reserveCapacity(html.utf8.count + rows.count * 32)
+        var open: [Substring] = []
+        for (index, row) in rows.enumerated() {
+            var lead = 0, counting = true, inTag = false
+            for character in row {
+                if character == "<" { inTag = true } else if character == ">" { inTag = false; continue }
+                if inTag || !counting { continue }
+                if character == " " { lead += 1 } else { counting = false }
+            }
+            result += lead == 0 ? "<span class=\"line\">" : "<span class=\"line\" style=\"--lead:\(lead)\">"
+            for tag in open { result += tag }
+            result += row
+            // Which tags are open at the end of the row (only spans and the like, no void tags).
+            var cursor = row.startIndex
+            while let start = row[cursor...].firstIndex(of: "<"), let end = row[start...].firstIndex(of: ">") {
+                let tag = row[start...end]
+                if tag.hasPrefix("</") {
+                    if !open.isEmpty { open.removeLast() }
+                } else if !tag.hasPrefix("<wbr") && !tag.hasPrefix("<br") && !tag.hasSuffix("/>") {
+                    open.append(tag)
+                }
+                cursor = row.index(after: end)
+            }
+            result += String(repeating: "</span>", count: open.count)
+            result += index == rows.count - 1 ? "</span>" : "\n</span>"
         }
-        return html
+        return result
     }
 
     private static func figure(for block: CodeBlock, in lesson: Lesson, context: Context,
@@ -192,7 +223,7 @@ struct LessonBody {
             var html = """
                 <figure class="scenario\(block.role == .skippedScenario ? " skipped" : "")">
                 <figcaption><span class="kind">\(escapeHTML(words.scenario))</span> \(caption)</figcaption>
-                <pre class="code" tabindex="0"><code class="language-swift">\(highlighted)</code></pre>
+                <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(highlighted))</code></pre>
 
                 """
             if let scenario, !(scenario.expected.map { outputApart.contains($0.id) } ?? false) {
@@ -203,14 +234,14 @@ struct LessonBody {
             return """
                 <figure class="illustration">
                 <figcaption><span class="kind">\(escapeHTML(words.illustration))</span> \(escapeHTML(words.illustrationNote))</figcaption>
-                <pre class="code" tabindex="0"><code class="language-swift">\(context.highlighted(block))</code></pre>
+                <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(context.highlighted(block)))</code></pre>
                 </figure>
 
                 """
         case .coreListing(let name):
             let fileName = name ?? (context.coreFileNames.count == 1 ? context.coreFileNames[0] : "")
             let title = escapeHTML(words.coreFile) + (fileName.isEmpty ? "" : ": <code>\(escapeHTML(fileName))</code>")
-            let listing = "<pre class=\"code\" tabindex=\"0\"><code class=\"language-swift\">\(context.highlighted(block))</code></pre>\n"
+            let listing = "<pre class=\"code\" tabindex=\"0\"><code class=\"language-swift\">\(Self.lines(context.highlighted(block)))</code></pre>\n"
             let shownBefore = coreShown.contains(fileName)
             coreShown.insert(fileName)
             if shownBefore {
@@ -221,7 +252,7 @@ struct LessonBody {
             let language = block.language
             let code = language == "swift" ? context.highlighted(block) : escapeHTML(block.code)
             let attribute = language.isEmpty ? "" : " class=\"language-\(escapeHTML(language))\""
-            return "<pre class=\"code\" tabindex=\"0\"><code\(attribute)>\(code)</code></pre>\n"
+            return "<pre class=\"code\" tabindex=\"0\"><code\(attribute)>\(Self.lines(code))</code></pre>\n"
         }
     }
 }

@@ -71,3 +71,19 @@ struct OutputLinesTests {
         #expect(html == "<span class=\"line\">a: x | atlanan A,<wbr>B\n</span><span class=\"line\" style=\"--lead:2\">  indented &lt;b&gt;\n</span><span class=\"line\">last</span>")
     }
 }
+
+struct CodeLinesTests {
+    /// A highlighting span that runs over a line end is closed and opened again, so that each
+    /// line is an element of its own; leading spaces set the hanging indent.
+    @Test func aSpanOverALineEndIsSplit() {
+        let html = LessonBody.lines("<span class=\"tok-comment\">/* one\n   two */</span>\n    x\n")
+        #expect(html == "<span class=\"line\"><span class=\"tok-comment\">/* one</span>\n</span>"
+                + "<span class=\"line\" style=\"--lead:3\"><span class=\"tok-comment\">   two */</span>\n</span>"
+                + "<span class=\"line\" style=\"--lead:4\">    x</span>")
+    }
+
+    /// An output keeps a blank last line the program printed.
+    @Test func anOutputKeepsItsBlankLines() {
+        #expect(LessonBody.outputLines("a\n") == "<span class=\"line\">a\n</span><span class=\"line\"></span>")
+    }
+}
