@@ -134,12 +134,13 @@ struct LessonBody {
     }
 
     /// A scenario's output as the page shows it: verified, with the Swift version that
-    /// produced it, or marked as not run.
+    /// produced it, or marked as not run. Search leaves outputs out (`data-pagefind-ignore`):
+    /// they repeat the classifier's few words and would crowd the prose out of the excerpts.
     private static func output(of scenario: Scenario, context: Context) -> String {
         let words = context.words
         if let output = context.results[scenario.block.id]?.verifiedOutput {
             return """
-                <div class="output verified">
+                <div class="output verified" data-pagefind-ignore>
                 <p class="output-label"><span class="badge">✓ \(escapeHTML(words.verifiedBadge))</span> \(escapeHTML(words.output)) · <span class="provenance">\(escapeHTML(words.verifiedWith(context.swiftVersion)))</span></p>
                 <pre><samp>\(outputLines(output.hasSuffix("\n") ? String(output.dropLast()) : output))</samp></pre>
                 </div>
@@ -147,7 +148,7 @@ struct LessonBody {
                 """
         }
         var html = """
-            <div class="output unverified">
+            <div class="output unverified" data-pagefind-ignore>
             <p class="output-label"><span class="badge">\(escapeHTML(words.notRunBadge))</span> \(escapeHTML(words.notVerified))</p>
 
             """
@@ -222,7 +223,7 @@ struct LessonBody {
             }
             var html = """
                 <figure class="scenario\(block.role == .skippedScenario ? " skipped" : "")">
-                <figcaption><span class="kind">\(escapeHTML(words.scenario))</span> \(caption)</figcaption>
+                <figcaption><span class="kind" data-pagefind-ignore>\(escapeHTML(words.scenario))</span> \(caption)</figcaption>
                 <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(highlighted))</code></pre>
 
                 """
@@ -233,7 +234,7 @@ struct LessonBody {
         case .illustration:
             return """
                 <figure class="illustration">
-                <figcaption><span class="kind">\(escapeHTML(words.illustration))</span> \(escapeHTML(words.illustrationNote))</figcaption>
+                <figcaption data-pagefind-ignore><span class="kind">\(escapeHTML(words.illustration))</span> \(escapeHTML(words.illustrationNote))</figcaption>
                 <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(context.highlighted(block)))</code></pre>
                 </figure>
 
