@@ -43,7 +43,7 @@ import Testing
         #expect(page.contains("<h2 id=\"sinirlayici-olcum\">Sınırlayıcı Ölçüm"))
         #expect(page.contains("<h2 id=\"sinirlayici-olcum-2\">Sınırlayıcı Ölçüm"))
         // A scenario and its verified output as one figure, with the Swift version.
-        #expect(page.contains("<figcaption><span class=\"kind\">Scenario</span> <code>main.swift</code> — a badge reads the theme</figcaption>"))
+        #expect(page.contains("<figcaption><span class=\"kind\" data-pagefind-ignore>Scenario</span> <code>main.swift</code> — a badge reads the theme</figcaption>"))
         #expect(page.contains("<span class=\"badge\">✓ verified</span> Output · <span class=\"provenance\">Swift "))
         #expect(page.contains("&lt;tema&gt;: theme degisti | yeniden Badge ortam | atlanan Root"))
         #expect(page.contains("5 &gt; 3 &amp;&amp; &quot;quoted&quot;"))
@@ -66,7 +66,7 @@ import Testing
         #expect(page.contains("<figure class=\"core\">"))
         #expect(files.text("02-second.html").contains("<details class=\"core\">"))
         // A skipped scenario is marked as not verified.
-        #expect(files.text("02-second.html").contains("<div class=\"output unverified\">"))
+        #expect(files.text("02-second.html").contains("<div class=\"output unverified\" data-pagefind-ignore>"))
         #expect(files.text("02-second.html").contains("<a href=\"01-first.html#dr1\">DR1</a> is in the first lesson"))
     }
 
