@@ -92,12 +92,12 @@ screenshots:
 	@test -x $(BIN) || $(SWIFT) build -c release
 	@$(BIN) build $(COURSE) --out $(SHOTS)/site > /dev/null
 	@scripts/screenshots $(SHOTS)/site $(SHOTS)
-	@echo "screenshots of every page at 360 and 1440 px: $(SHOTS)/"
+	@echo "screenshots of every page at 360, 768 and 1440 px (light and dark) and a printed lesson: $(SHOTS)/"
 
 # The screenshots the repository keeps (two lessons, phone and desktop), made anew.
 docs-screenshots: build
 	@$(RELEASE) build $(COURSE) --out $(SHOTS)/site > /dev/null
-	@scripts/screenshots $(SHOTS)/site docs/screenshots 01-yerel-durum.html 04-ortam.html
+	@WIDTHS="360 1440" DARK=0 PRINT=0 scripts/screenshots $(SHOTS)/site docs/screenshots 01-yerel-durum.html 04-ortam.html
 
 clean:
 	rm -rf .build $(SITE)

@@ -93,7 +93,7 @@ package struct SiteWords: Sendable {
         sectionLink: { "Bu bölüme bağlantı: \($0)" },
         start: "Baştan başlayın",
         aboutNotesTitle: "Ölçüm sınırı nedir?",
-        aboutNotes: "Kurstaki her ölçüm bir modelin ya da gerçek çerçevenin belli bir durumda ne yaptığını gösterir; gösterdiği kadarını. Ölçüm sınırı (DR notu), bir ölçümün neyi kapsamadığını söyleyen numaralı nottur: modelin bilmediği bir davranış, yalnız belgelerden bilinen bir kural, sonucu değiştirebilecek bir koşul. Notlar kurs boyunca DR1'den başlayarak sırayla numaralanır; bir bölüm ya kendi notunu yazar ya da önceki bir notu anar. Bir sonucu okurken notuna da bakın: sonuç, notun çizdiği sınırın içinde geçerlidir.",
+        aboutNotes: "Kurstaki her ölçüm bir modelin ya da gerçek çerçevenin belli bir durumda ne yaptığını gösterir; gösterdiği kadarını. Ölçüm sınırı (DR notu), bir ölçümün neyi kapsamadığını söyleyen numaralı nottur: modelin bilmediği bir davranış, yalnız belgelerden bilinen bir kural, sonucu değiştirebilecek bir koşul. Notlar kurs boyunca DR1’den başlayarak sırayla numaralanır; bir bölüm ya kendi notunu yazar ya da önceki bir notu anar. Bir sonucu okurken notuna da bakın: sonuç, notun çizdiği sınırın içinde geçerlidir.",
         notesByLesson: "Derslere göre",
         inSection: "Bölüm",
         search: "Ara",
