@@ -19,8 +19,11 @@ struct LessonBody {
     var leadingNotes: [Int]
     /// The rendered first paragraph after the title.
     var introduction: String
-    /// The first sentence of the introduction, for the index.
-    var summary: String { firstSentence(ofHTML: introduction) }
+    /// Whether the introduction is the lesson's lead: set in emphasis as a whole.
+    var introductionIsLead = false
+    /// What the index says of the lesson: its lead whole, or the first sentence of its
+    /// introduction.
+    var summary: String { introductionIsLead ? introduction : firstSentence(ofHTML: introduction) }
     /// The section each note stands in; a note before the first section has none.
     var sectionOfNote: [Int: Section] {
         var found: [Int: Section] = [:]
@@ -63,6 +66,7 @@ struct LessonBody {
         var sections: [Section] = []
         var leadingNotes: [Int] = []
         var introduction = ""
+        var introductionIsLead = false
         var sawTitle = false
         var scenarioOfOutput: [Int: Scenario] = [:]
         for scenario in lesson.scenarios { if let output = scenario.expected { scenarioOfOutput[output.id] = scenario } }
@@ -122,7 +126,17 @@ struct LessonBody {
                 html += section.replacingOccurrences(of: "aria-label=\"Back to content\"",
                                                      with: "aria-label=\"\(escapeHTML(context.words.footnoteBack))\"")
             case let .html(fragment, block):
-                if let paragraph = lesson.introduction, paragraph.block == block { introduction = fragment }
+                if let paragraph = lesson.introduction, paragraph.block == block {
+                    // A first paragraph set in emphasis as a whole (`*...*`) is the lesson's
+                    // lead: shown as one, and on the index in place of the first sentence.
+                    if let lead = Self.lead(fragment) {
+                        introduction = "<p>\(lead)</p>\n"
+                        introductionIsLead = true
+                        html += "<p class=\"lead\">\(lead)</p>\n"
+                        continue
+                    }
+                    introduction = fragment
+                }
                 // A wide table scrolls sideways: a keyboard can reach it to scroll it.
                 html += fragment.contains("<table>") ? fragment.replacingOccurrences(of: "<table>", with: "<table tabindex=\"0\">") : fragment
             }
@@ -131,6 +145,17 @@ struct LessonBody {
         self.sections = sections
         self.leadingNotes = leadingNotes
         self.introduction = introduction
+        self.introductionIsLead = introductionIsLead
+    }
+
+    /// The inside of `<p><em>...</em></p>`, nil for a paragraph that is not emphasis whole.
+    static func lead(_ paragraph: String) -> String? {
+        let open = "<p><em>", close = "</em></p>\n"
+        guard paragraph.hasPrefix(open), paragraph.hasSuffix(close) else { return nil }
+        let inner = paragraph.dropFirst(open.count).dropLast(close.count)
+        // `*a* b *c*` starts and ends with emphasis but is not emphasis whole.
+        guard !inner.contains("</em>") else { return nil }
+        return String(inner)
     }
 
     /// A scenario's output as the page shows it: verified, with the Swift version that

@@ -171,6 +171,33 @@ struct SiteWriterTests {
     }
 }
 
+/// A lesson whose first paragraph is emphasis whole has a lead: the index shows it whole, the
+/// page as a lead; a lesson without one is summed up by its first sentence.
+struct LessonLeadTests {
+    @Test func aLeadIsTheSummaryAndTheFirstSentenceOtherwise() throws {
+        let folder = temporaryFolder("lead")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let course = folder.appendingPathComponent("course")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("passing"), to: course)
+        let core = packageRoot.appendingPathComponent("Sources/Invalidation/Invalidation.swift").path
+        try #"{ "title": "Fixture", "language": "en", "core": ["\#(core)"] }"#
+            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        try "# Lead\n\n*This lesson measures one thing. In two steps, with `code`.*\n\nThe body. More.\n"
+            .write(to: course.appendingPathComponent("02-lead.md"), atomically: true, encoding: .utf8)
+        try "# Mixed\n\n*Not* a lead. *Only* partly.\n"
+            .write(to: course.appendingPathComponent("03-mixed.md"), atomically: true, encoding: .utf8)
+        var options = BuildCommandOptions()
+        options.shared.course = course.path
+        options.shared.cache = .none
+        let files = try Pipeline().siteFiles(options).files
+        let index = files.text("index.html")
+        #expect(index.contains("<div class=\"summary\"><p>This lesson measures one thing. In two steps, with <code>code</code>.</p>\n</div>"))
+        #expect(index.contains("<div class=\"summary\"><p><em>Not</em> a lead.</p>\n</div>"))
+        #expect(files.text("02-lead.html").contains("<p class=\"lead\">This lesson measures one thing. In two steps, with <code>code</code>.</p>\n<p>The body. More.</p>"))
+        #expect(files.text("03-mixed.html").contains("<p><em>Not</em> a lead. <em>Only</em> partly.</p>"))
+    }
+}
+
 /// A page of the course without scenarios or notes (a glossary) does not say "0 scenarios".
 struct PageWithoutScenariosTests {
     @Test func saysNothingOfScenariosItHasNot() throws {
