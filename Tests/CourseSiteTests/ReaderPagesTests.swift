@@ -14,6 +14,7 @@ struct FirstSentenceTests {
         // An ordinal (`6. ders`) and a lower-case word after the stop go on.
         ("<p>Bu 6. derste bir şey. Sonra öteki.</p>\n", "<p>Bu 6. derste bir şey.</p>\n"),
         ("<p>Etc. and so on. Next.</p>\n", "<p>Etc. and so on.</p>\n"),
+        ("<p>Bkz. 6. Ders ve sonrası. Sonra.</p>\n", "<p>Bkz. 6. Ders ve sonrası.</p>\n"),
         // Closing quotes belong to the sentence.
         ("<p>He said “stop.” Then left.</p>\n", "<p>He said “stop.”</p>\n"),
         ("<p>He said &quot;stop.&quot; Then left.</p>\n", "<p>He said &quot;stop.&quot;</p>\n"),
