@@ -10,14 +10,37 @@ DEBUG := .build/debug/coursebook
 # chromium (the site's tests). The bench also needs hugo, the peer it is measured against.
 DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev tidy chromium
 BENCH_PACKAGES := hugo
+# Pagefind, the site's search index, comes from PyPI (the pagefind-bin wheel ships its binary).
+PAGEFIND_PACKAGE := pagefind-bin
 
-.PHONY: all deps install-packages build check site test golden bench screenshots docs-screenshots clean
+.PHONY: all deps install-packages install-pagefind build check site test golden bench screenshots docs-screenshots clean
 
 all: deps build check site
 
 # Installs the missing Debian packages when run as root; otherwise says the exact command.
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEBIAN_PACKAGES)"
+	@$(MAKE) --no-print-directory install-pagefind
+
+# Pagefind when 'pagefind' is not on PATH: pip installs the wheel, and its binary is linked
+# into /usr/local/bin (as root; otherwise the exact commands are printed and make stops).
+install-pagefind:
+	@if ! command -v pagefind > /dev/null 2>&1; then \
+	  python=$$(command -v python3 || command -v python); \
+	  if [ -z "$$python" ]; then echo "missing python3, which installs pagefind: sudo apt-get install -y python3-pip"; exit 1; fi; \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing $(PAGEFIND_PACKAGE) (pip)"; \
+	    $$python -m pip install -q --disable-pip-version-check $(PAGEFIND_PACKAGE) 2>&1 | grep -v "as the 'root' user" || true; \
+	    binary=$$($$python -c 'import pagefind_bin; print(pagefind_bin.get_executable())') || exit 1; \
+	    ln -sf "$$binary" /usr/local/bin/pagefind; \
+	    pagefind --version; \
+	  else \
+	    echo "missing pagefind; run:"; \
+	    echo "  sudo $$python -m pip install $(PAGEFIND_PACKAGE)"; \
+	    echo "  sudo ln -s \"\$$($$python -c 'import pagefind_bin; print(pagefind_bin.get_executable())')\" /usr/local/bin/pagefind"; \
+	    exit 1; \
+	  fi; \
+	fi
 
 install-packages:
 	@missing=""; \
@@ -69,12 +92,12 @@ screenshots:
 	@test -x $(BIN) || $(SWIFT) build -c release
 	@$(BIN) build $(COURSE) --out $(SHOTS)/site > /dev/null
 	@scripts/screenshots $(SHOTS)/site $(SHOTS)
-	@echo "screenshots of every page at 360 and 1440 px: $(SHOTS)/"
+	@echo "screenshots of every page at 360, 768 and 1440 px (light and dark) and a printed lesson: $(SHOTS)/"
 
 # The screenshots the repository keeps (two lessons, phone and desktop), made anew.
 docs-screenshots: build
 	@$(RELEASE) build $(COURSE) --out $(SHOTS)/site > /dev/null
-	@scripts/screenshots $(SHOTS)/site docs/screenshots 01-yerel-durum.html 04-ortam.html
+	@WIDTHS="360 1440" DARK=0 PRINT=0 scripts/screenshots $(SHOTS)/site docs/screenshots 01-yerel-durum.html 04-ortam.html
 
 clean:
 	rm -rf .build $(SITE)

@@ -32,6 +32,8 @@ package struct CourseConfig: Sendable, Equatable {
     package var language: String
     /// The Swift files every scenario is compiled with, relative to the course folder.
     package var core: [String]
+    /// A paragraph that introduces the course: the index's lead (plain text).
+    package var description: String?
     /// A folder of templates, relative to the course folder; nil for the built-in ones.
     package var templates: String?
     /// How prose is typeset.
@@ -39,11 +41,13 @@ package struct CourseConfig: Sendable, Equatable {
     /// Whether every measured section must state or cite a limitation note.
     package var limitNotes: LimitNotePolicy
 
-    package init(title: String, language: String, core: [String], templates: String? = nil,
-                 typography: Typography = .plain, limitNotes: LimitNotePolicy = .required) {
+    package init(title: String, language: String, core: [String], description: String? = nil,
+                 templates: String? = nil, typography: Typography = .plain,
+                 limitNotes: LimitNotePolicy = .required) {
         self.title = title
         self.language = language
         self.core = core
+        self.description = description
         self.templates = templates
         self.typography = typography
         self.limitNotes = limitNotes

@@ -35,6 +35,8 @@ package struct BuildCommandOptions: Sendable, Equatable {
     package var shared = SharedOptions()
     /// `--out`: the site's folder.
     package var out = ""
+    /// Whether the site gets a search index when Pagefind is installed (`--no-search`: no).
+    package var search = true
 
     package init() {}
 }

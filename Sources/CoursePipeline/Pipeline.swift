@@ -9,7 +9,7 @@ import SwiftReading
 
 /// `check` and `build` as one pipeline of named steps, in the order they run:
 ///
-///     load → prepare (words, templates, destination) → check → render → write
+///     load → prepare (words, templates, destination, search) → check → render → index → write
 ///
 /// `check` runs load and check (and, with `--update`, writes the lessons it rewrote); `build`
 /// runs them all. A step hands its result to the next or throws a `PipelineError` that names
@@ -41,6 +41,11 @@ package struct Pipeline: Sendable {
         package var assets: Int
         /// Files the lessons link to, copied into the site.
         package var linkedFiles: Int
+        /// How many pages the search index holds; nil when the site has none (Pagefind is not
+        /// installed, or `--no-search`).
+        package var searchPages: Int?
+        /// Whether Pagefind was looked for and not found (the command says so).
+        package var searchUnavailable: Bool
     }
 
     // MARK: The commands
@@ -55,12 +60,15 @@ package struct Pipeline: Sendable {
     }
 
     package func build(_ options: BuildCommandOptions) throws(PipelineError) -> Built {
-        let (checked, input) = try checkedSite(options, validatingDestination: true)
+        let indexer = options.search ? SearchIndexer.locate() : nil
+        let (checked, input) = try checkedSite(options, validatingDestination: true, search: indexer != nil)
         let staging = try render(input, out: options.out)
+        let searchPages = try indexer.map { indexer throws(PipelineError) in try index(staging.site, with: indexer) }
         try write(staging.site, out: options.out)
         Self.release(input)
         return Built(checked: checked, pages: staging.pages, assets: staging.assets,
-                     linkedFiles: input.course.linkedFiles.count)
+                     linkedFiles: input.course.linkedFiles.count, searchPages: searchPages,
+                     searchUnavailable: options.search && indexer == nil)
     }
 
     /// Freeing a large course's parsed documents and pages takes tens of milliseconds: it
@@ -70,10 +78,11 @@ package struct Pipeline: Sendable {
         DispatchQueue.global(qos: .utility).async { withExtendedLifetime(value) {} }
     }
 
-    /// The files `build` would write, kept in memory instead (`--out` is not looked at): for
-    /// tests that compare pages.
+    /// The files `build` would write, kept in memory instead (`--out` is not looked at), with
+    /// the pages of a searchable site when `options.search` says so (the index itself is not
+    /// made): for tests that compare pages.
     package func siteFiles(_ options: BuildCommandOptions) throws(PipelineError) -> (checked: Checked, files: [SiteFile]) {
-        let (checked, input) = try checkedSite(options, validatingDestination: false)
+        let (checked, input) = try checkedSite(options, validatingDestination: false, search: options.search)
         do {
             return (checked, try SitePages.files(input))
         } catch {
@@ -82,8 +91,8 @@ package struct Pipeline: Sendable {
     }
 
     /// load → prepare → check, stopping when the check fails.
-    private func checkedSite(_ options: BuildCommandOptions,
-                             validatingDestination: Bool) throws(PipelineError) -> (Checked, SiteInput) {
+    private func checkedSite(_ options: BuildCommandOptions, validatingDestination: Bool,
+                             search: Bool) throws(PipelineError) -> (Checked, SiteInput) {
         let loaded = try load(options.shared.course)
         let site = try prepare(loaded.course, out: validatingDestination ? options.out : nil)
         let (checked, facts) = try check(loaded, findings: site.findings, options: options.shared,
@@ -96,7 +105,7 @@ package struct Pipeline: Sendable {
         var course = loaded.course
         course.linkedFiles = site.linkedFiles
         return (checked, SiteInput(course: course, documents: loaded.documents, report: checked.report,
-                                   facts: facts, templates: site.templates, words: site.words))
+                                   facts: facts, templates: site.templates, words: site.words, search: search))
     }
 
     // MARK: load
@@ -312,6 +321,20 @@ package struct Pipeline: Sendable {
         } catch {
             staging.discard()
             throw siteError(.render, error)
+        }
+    }
+
+    // MARK: index
+
+    /// The search index of the staged site, before it is swapped in: a site is never in place
+    /// with a search page and no index.
+    func index(_ staging: SiteStaging, with indexer: SearchIndexer) throws(PipelineError) -> Int {
+        do {
+            return try indexer.index(site: staging.folder)
+        } catch {
+            staging.discard()
+            throw PipelineError(.index, path: indexer.executable, status: .siteNotWritten,
+                                diagnostic: .error(.siteNotWritten, "cannot index the site for search: \(error)", at: nil))
         }
     }
 

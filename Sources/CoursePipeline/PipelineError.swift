@@ -10,6 +10,8 @@ package enum PipelineStep: String, Sendable, CaseIterable {
     case check
     /// The pages, into a staging folder beside the destination.
     case render
+    /// The search index of the staged site (Pagefind, when it is installed).
+    case index
     /// The staged site swapped into place (and, for `check --update`, the lessons rewritten).
     case write
 }

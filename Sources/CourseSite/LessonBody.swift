@@ -5,16 +5,31 @@ import LessonParsing
 /// rendered it, scenarios as figures with their verified output, illustrations and core
 /// listings labelled, limitation notes set apart as asides.
 struct LessonBody {
-    /// A `##` heading of the lesson, for the sidebar.
+    /// A `##` heading of the lesson, for the page map: its title, its anchor and the
+    /// limitation notes that stand in it.
     struct Section: Equatable {
         var title: String
         var anchor: String
+        var notes: [Int] = []
     }
 
     var html: String
     var sections: [Section]
-    /// The rendered first paragraph after the title, for the index.
+    /// Notes that stand before the first `##` heading.
+    var leadingNotes: [Int]
+    /// The rendered first paragraph after the title.
     var introduction: String
+    /// Whether the introduction is the lesson's lead: set in emphasis as a whole.
+    var introductionIsLead = false
+    /// What the index says of the lesson: its lead whole, or the first sentence of its
+    /// introduction.
+    var summary: String { introductionIsLead ? introduction : firstSentence(ofHTML: introduction) }
+    /// The section each note stands in; a note before the first section has none.
+    var sectionOfNote: [Int: Section] {
+        var found: [Int: Section] = [:]
+        for section in sections { for note in section.notes { found[note] = section } }
+        return found
+    }
 
     /// What the body needs to know beyond the lesson itself.
     struct Context {
@@ -30,8 +45,8 @@ struct LessonBody {
         var coreShownBefore: Set<String>
         /// The href of note n from this page, nil when the course has no such note.
         var noteHref: (Int) -> String?
-        /// Where the limitations page lists note n.
-        var limitationsHref: (Int) -> String
+        /// Where the site explains what a limitation note is.
+        var aboutNotesHref: String
     }
 
     init(_ lesson: Lesson, document: LessonDocument, context: Context) {
@@ -49,7 +64,9 @@ struct LessonBody {
         var anchors = AnchorNamer(reserved: reserved)
         var html = ""
         var sections: [Section] = []
+        var leadingNotes: [Int] = []
         var introduction = ""
+        var introductionIsLead = false
         var sawTitle = false
         var scenarioOfOutput: [Int: Scenario] = [:]
         for scenario in lesson.scenarios { if let output = scenario.expected { scenarioOfOutput[output.id] = scenario } }
@@ -75,7 +92,10 @@ struct LessonBody {
                 }
                 let anchor = anchors.anchor(for: text)
                 if level == 2 { sections.append(Section(title: text, anchor: anchor)) }
-                html += "<h\(level) id=\"\(anchor)\">\(innerHTML) <a class=\"anchor\" href=\"#\(anchor)\" aria-label=\"\(escapeHTML(context.words.sectionLink))\">#</a></h\(level)>\n"
+                // The link to the heading stands beside it, not in it, so that the heading's
+                // name is its text alone; the link's own name says which heading it is for.
+                let linkName = escapeHTML(context.words.sectionLink(text))
+                html += "<div class=\"heading\"><h\(level) id=\"\(anchor)\">\(innerHTML)</h\(level)><a class=\"anchor\" href=\"#\(anchor)\" aria-label=\"\(linkName)\">#</a></div>\n"
             case .code(let id, _):
                 let code = lesson.codeBlocks[id]
                 if code.role == .output, let scenario = scenarioOfOutput[id] {
@@ -87,11 +107,13 @@ struct LessonBody {
                                     outputApart: outputsApart)
             case let .limitNote(number, innerHTML):
                 let label = "DR\(number)"
+                if sections.isEmpty { leadingNotes.append(number) } else { sections[sections.count - 1].notes.append(number) }
+                // A note, not a landmark: a page has many of them. Its kind links to what a
+                // limitation note is.
                 html += """
-                    <aside class="limit" id="dr\(number)" aria-labelledby="dr\(number)-label">
-                    <p class="limit-label" id="dr\(number)-label"><a href="#dr\(number)">\(label)</a> <span>\(escapeHTML(context.words.limitNote))</span></p>
+                    <aside class="limit" id="dr\(number)" role="note" aria-labelledby="dr\(number)-label">
+                    <p class="limit-label" id="dr\(number)-label"><a href="#dr\(number)">\(label)</a> <a class="limit-kind" href="\(escapeHTML(context.aboutNotesHref))">\(escapeHTML(context.words.limitNote))</a></p>
                     <p>\(innerHTML)</p>
-                    <p class="limit-more"><a href="\(escapeHTML(context.limitationsHref(number)))">\(escapeHTML(context.words.allLimitations))</a></p>
                     </aside>
 
                     """
@@ -104,37 +126,109 @@ struct LessonBody {
                 html += section.replacingOccurrences(of: "aria-label=\"Back to content\"",
                                                      with: "aria-label=\"\(escapeHTML(context.words.footnoteBack))\"")
             case let .html(fragment, block):
-                if let paragraph = lesson.introduction, paragraph.block == block { introduction = fragment }
-                html += fragment
+                if let paragraph = lesson.introduction, paragraph.block == block {
+                    // A first paragraph set in emphasis as a whole (`*...*`) is the lesson's
+                    // lead: shown as one, and on the index in place of the first sentence.
+                    if let lead = Self.lead(fragment) {
+                        introduction = "<p>\(lead)</p>\n"
+                        introductionIsLead = true
+                        html += "<p class=\"lead\">\(lead)</p>\n"
+                        continue
+                    }
+                    introduction = fragment
+                }
+                // A wide table scrolls sideways: a keyboard can reach it to scroll it.
+                html += fragment.contains("<table>") ? fragment.replacingOccurrences(of: "<table>", with: "<table tabindex=\"0\">") : fragment
             }
         }
         self.html = html
         self.sections = sections
+        self.leadingNotes = leadingNotes
         self.introduction = introduction
+        self.introductionIsLead = introductionIsLead
+    }
+
+    /// The inside of `<p><em>...</em></p>`, nil for a paragraph that is not emphasis whole.
+    static func lead(_ paragraph: String) -> String? {
+        let open = "<p><em>", close = "</em></p>\n"
+        guard paragraph.hasPrefix(open), paragraph.hasSuffix(close) else { return nil }
+        let inner = paragraph.dropFirst(open.count).dropLast(close.count)
+        // `*a* b *c*` starts and ends with emphasis but is not emphasis whole.
+        guard !inner.contains("</em>") else { return nil }
+        return String(inner)
     }
 
     /// A scenario's output as the page shows it: verified, with the Swift version that
-    /// produced it, or marked as not run.
+    /// produced it, or marked as not run. Search leaves outputs out (`data-pagefind-ignore`):
+    /// they repeat the classifier's few words and would crowd the prose out of the excerpts.
     private static func output(of scenario: Scenario, context: Context) -> String {
         let words = context.words
         if let output = context.results[scenario.block.id]?.verifiedOutput {
             return """
-                <div class="output verified">
+                <div class="output verified" data-pagefind-ignore>
                 <p class="output-label"><span class="badge">✓ \(escapeHTML(words.verifiedBadge))</span> \(escapeHTML(words.output)) · <span class="provenance">\(escapeHTML(words.verifiedWith(context.swiftVersion)))</span></p>
-                <pre><samp>\(escapeHTML(output.hasSuffix("\n") ? String(output.dropLast()) : output))</samp></pre>
+                <pre><samp>\(outputLines(output.hasSuffix("\n") ? String(output.dropLast()) : output))</samp></pre>
                 </div>
 
                 """
         }
         var html = """
-            <div class="output unverified">
+            <div class="output unverified" data-pagefind-ignore>
             <p class="output-label"><span class="badge">\(escapeHTML(words.notRunBadge))</span> \(escapeHTML(words.notVerified))</p>
 
             """
         if let expected = scenario.expected {
-            html += "<pre><samp>\(escapeHTML(String(trimmingFinalNewline(expected.code))))</samp></pre>\n"
+            html += "<pre><samp>\(outputLines(String(trimmingFinalNewline(expected.code))))</samp></pre>\n"
         }
         return html + "</div>\n"
+    }
+
+    /// An output, one element per line, so that a line too long for the page wraps under a
+    /// hanging indent deeper than the line's own leading spaces: a continuation never looks like
+    /// a line of its own. The newline stays inside each line, so the text copies as printed.
+    static func outputLines(_ text: String) -> String {
+        // A list such as `atlanan A,B,C` may break after a comma rather than inside a name.
+        var html = escapeHTML(text)
+        if html.contains(",") { html = html.replacingOccurrences(of: ",", with: ",<wbr>") }
+        return lines(html, droppingFinalNewline: false)
+    }
+
+    /// HTML of preformatted text (escaped text, highlighting spans) as one `<span class="line">`
+    /// per line, with `--lead` its leading spaces, so that a wrapped line hangs (an output
+    /// always, code when printed). A span that runs over a line end (a comment of many lines)
+    /// is closed at the end of each line and opened again on the next. A code block's final
+    /// newline is dropped, as a `<pre>` would not show it.
+    static func lines(_ html: String, droppingFinalNewline: Bool = true) -> String {
+        var rows = html.split(separator: "\n", omittingEmptySubsequences: false)
+        if droppingFinalNewline, rows.count > 1, rows.last?.isEmpty == true { rows.removeLast() }
+        var result = ""
+        result.reserveCapacity(html.utf8.count + rows.count * 32)
+        var open: [Substring] = []
+        for (index, row) in rows.enumerated() {
+            var lead = 0, counting = true, inTag = false
+            for character in row {
+                if character == "<" { inTag = true } else if character == ">" { inTag = false; continue }
+                if inTag || !counting { continue }
+                if character == " " { lead += 1 } else { counting = false }
+            }
+            result += lead == 0 ? "<span class=\"line\">" : "<span class=\"line\" style=\"--lead:\(lead)\">"
+            for tag in open { result += tag }
+            result += row
+            // Which tags are open at the end of the row (only spans and the like, no void tags).
+            var cursor = row.startIndex
+            while let start = row[cursor...].firstIndex(of: "<"), let end = row[start...].firstIndex(of: ">") {
+                let tag = row[start...end]
+                if tag.hasPrefix("</") {
+                    if !open.isEmpty { open.removeLast() }
+                } else if !tag.hasPrefix("<wbr") && !tag.hasPrefix("<br") && !tag.hasSuffix("/>") {
+                    open.append(tag)
+                }
+                cursor = row.index(after: end)
+            }
+            result += String(repeating: "</span>", count: open.count)
+            result += index == rows.count - 1 ? "</span>" : "\n</span>"
+        }
+        return result
     }
 
     private static func figure(for block: CodeBlock, in lesson: Lesson, context: Context,
@@ -154,8 +248,8 @@ struct LessonBody {
             }
             var html = """
                 <figure class="scenario\(block.role == .skippedScenario ? " skipped" : "")">
-                <figcaption><span class="kind">\(escapeHTML(words.scenario))</span> \(caption)</figcaption>
-                <pre class="code"><code class="language-swift">\(highlighted)</code></pre>
+                <figcaption><span class="kind" data-pagefind-ignore>\(escapeHTML(words.scenario))</span> \(caption)</figcaption>
+                <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(highlighted))</code></pre>
 
                 """
             if let scenario, !(scenario.expected.map { outputApart.contains($0.id) } ?? false) {
@@ -165,15 +259,15 @@ struct LessonBody {
         case .illustration:
             return """
                 <figure class="illustration">
-                <figcaption><span class="kind">\(escapeHTML(words.illustration))</span> \(escapeHTML(words.illustrationNote))</figcaption>
-                <pre class="code"><code class="language-swift">\(context.highlighted(block))</code></pre>
+                <figcaption data-pagefind-ignore><span class="kind">\(escapeHTML(words.illustration))</span> \(escapeHTML(words.illustrationNote))</figcaption>
+                <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(context.highlighted(block)))</code></pre>
                 </figure>
 
                 """
         case .coreListing(let name):
             let fileName = name ?? (context.coreFileNames.count == 1 ? context.coreFileNames[0] : "")
             let title = escapeHTML(words.coreFile) + (fileName.isEmpty ? "" : ": <code>\(escapeHTML(fileName))</code>")
-            let listing = "<pre class=\"code\"><code class=\"language-swift\">\(context.highlighted(block))</code></pre>\n"
+            let listing = "<pre class=\"code\" tabindex=\"0\"><code class=\"language-swift\">\(Self.lines(context.highlighted(block)))</code></pre>\n"
             let shownBefore = coreShown.contains(fileName)
             coreShown.insert(fileName)
             if shownBefore {
@@ -184,7 +278,7 @@ struct LessonBody {
             let language = block.language
             let code = language == "swift" ? context.highlighted(block) : escapeHTML(block.code)
             let attribute = language.isEmpty ? "" : " class=\"language-\(escapeHTML(language))\""
-            return "<pre class=\"code\"><code\(attribute)>\(code)</code></pre>\n"
+            return "<pre class=\"code\" tabindex=\"0\"><code\(attribute)>\(Self.lines(code))</code></pre>\n"
         }
     }
 }

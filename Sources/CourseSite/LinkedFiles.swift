@@ -5,7 +5,7 @@ import CourseModel
 package enum LinkedFiles {
     /// Names at the top of the site that coursebook writes itself.
     static let ownNames: Set<String> = [
-        SitePages.indexPage, SitePages.limitationsPage, "print.html", "search.html", SiteWriter.marker,
+        SitePages.indexPage, SitePages.limitationsPage, SitePages.printPage, SitePages.searchPage, SiteWriter.marker,
     ]
     /// Folders at the top of the site that coursebook fills itself.
     static let ownFolders: Set<String> = ["assets", "pagefind"]

@@ -45,26 +45,37 @@ package struct SiteInput: Sendable {
     package var facts: CourseFacts
     package var templates: TemplateSet
     package var words: SiteWords
+    /// Whether the site gets a search index (Pagefind is installed): only then do its pages
+    /// offer a search field and a search page.
+    package var search: Bool
 
     package init(course: Course, documents: [LessonDocument], report: CheckReport,
-                 facts: CourseFacts, templates: TemplateSet, words: SiteWords) {
+                 facts: CourseFacts, templates: TemplateSet, words: SiteWords, search: Bool = false) {
         self.course = course
         self.documents = documents
         self.report = report
         self.facts = facts
         self.templates = templates
         self.words = words
+        self.search = search
     }
 }
 
-/// The pages of a checked course: an index, one page per lesson, the limitations page and the
-/// assets. Course, report, templates and words in; files out, rendered on every core and handed
-/// to a sink one by one. Every link is relative and every page sits at the top of the site, so
-/// the site works from disk and under any path.
+/// The pages of a checked course: an index, one page per lesson, the limitations page, the
+/// whole course on one page, the search page (when the site is indexed) and the assets.
+/// Course, report, templates and words in; files out, rendered on every core and handed to a
+/// sink one by one. Every link is relative and every page sits at the top of the site, so the
+/// site works from disk and under any path.
 package enum SitePages {
     package static let indexPage = "index.html"
     package static let limitationsPage = "limitations.html"
-    package static let stylesheet = "assets/style.css"
+    package static let printPage = "print.html"
+    package static let searchPage = "search.html"
+    /// The anchor of the limitations page's explanation of what a limitation note is.
+    package static let aboutNotesAnchor = "about-notes"
+    /// The site's icon, inside every page's `<head>`, so that it costs no request (and the
+    /// browser asks for no `/favicon.ico`): a check mark, for outputs verified by running them.
+    package static let favicon = "data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 32 32%22%3E%3Crect width=%2232%22 height=%2232%22 rx=%227%22 fill=%22%231d5f8a%22/%3E%3Cpath d=%22M9 16.5l4.5 4.5L23 11%22 fill=%22none%22 stroke=%22%23fff%22 stroke-width=%223.4%22 stroke-linecap=%22round%22 stroke-linejoin=%22round%22/%3E%3C/svg%3E"
 
     package static func pageName(_ lesson: Lesson) -> String { Lesson.pageName(ofFile: lesson.fileName) }
 
@@ -80,6 +91,9 @@ package enum SitePages {
         let noteLesson = notesByLesson
         let coreNames = course.coreFiles.map(\.name)
         let facts = input.facts
+        // The search page's script only for a site that has a search page.
+        let assets = SiteAssets(input.search ? templates.assets : templates.assets.filter { $0.key != "search.js" })
+        let aboutNotesHref = "\(limitationsPage)#\(aboutNotesAnchor)"
 
         // A core file is listed open only the first time the course shows it.
         var shownBefore: [Set<String>] = []
@@ -107,7 +121,7 @@ package enum SitePages {
                     guard let owner = noteLesson[number] else { return nil }
                     return owner == index ? "#dr\(number)" : "\(pageName(course.lessons[owner]))#dr\(number)"
                 },
-                limitationsHref: { "\(limitationsPage)#dr\($0)" })
+                aboutNotesHref: aboutNotesHref)
             let body = LessonBody(lesson, document: input.documents[index], context: context)
             // On the limitations page every note is on the same page; a footnote a note cites
             // stays on its lesson's page.
@@ -121,27 +135,32 @@ package enum SitePages {
         let verified = passed
 
         let common = CommonValues(course: course, words: words, swiftVersion: swiftVersion,
-                                  sections: rendered.map(\.body.sections))
+                                  bodies: rendered.map(\.body), assets: assets, search: input.search)
         @Sendable func page(_ title: String, _ values: TemplateRecord, content: String) -> SiteFile {
             var layout = values
             layout["pageTitle"] = .text(title)
             layout["content"] = .html(content)
             return SiteFile(path: "", bytes: Array(templates.layout.render(layout).utf8))
         }
+        @Sendable func title(_ lesson: Lesson) -> String { lesson.title ?? lesson.slug }
 
         // The index.
         var index = common.values(current: nil, isIndex: true)
         index["lessons"] = .list(course.lessons.enumerated().map { number, lesson in
             [
                 "number": .text(String(number + 1)),
-                "title": .text(lesson.title ?? lesson.slug),
+                "title": .text(title(lesson)),
                 "href": .text(pageName(lesson)),
                 "introduction": .html(rendered[number].body.introduction),
+                "summary": .html(rendered[number].body.summary),
                 // A page with no scenario (a glossary) or no note says nothing of them.
                 "scenarioCount": .text(lesson.scenarios.isEmpty ? "" : words.scenarioCount(verified[number])),
                 "noteCount": .text(lesson.notes.isEmpty ? "" : words.noteCount(lesson.notes.count)),
             ]
         })
+        index["description"] = .text(course.config.description ?? "")
+        index["start"] = course.lessons.first.map { .record(["title": .text(title($0)), "href": .text(pageName($0))]) }
+            ?? .record(["title": .text(""), "href": .text("")])
         index["scenarioTotal"] = .text(words.scenarioCount(verified.reduce(0, +)))
         index["noteTotal"] = .text(words.noteCount(course.lessons.map(\.notes.count).reduce(0, +)))
         var indexFile = page(course.config.title, index, content: templates.index.render(index))
@@ -152,23 +171,22 @@ package enum SitePages {
         let failures = lessonIndices.concurrentMap { number -> SiteWriteError? in
             let lesson = course.lessons[number]
             var values = common.values(current: number)
-            let title = lesson.title ?? lesson.slug
             func link(_ other: Int) -> TemplateValue {
                 guard course.lessons.indices.contains(other) else { return .record(["title": .text(""), "href": .text("")]) }
                 let target = course.lessons[other]
-                return .record(["title": .text(target.title ?? target.slug), "href": .text(pageName(target))])
+                return .record(["title": .text(title(target)), "href": .text(pageName(target))])
             }
             let body = rendered[number].body
             values["lesson"] = .record([
                 "number": .text(String(number + 1)),
-                "title": .text(title),
+                "title": .text(title(lesson)),
                 "body": .html(body.html),
-                "sections": .list(body.sections.map { ["title": .text($0.title), "href": .text("#\($0.anchor)")] }),
+                "sections": values["pageMap"] ?? .list([]),
                 "scenarioCount": .text(lesson.scenarios.isEmpty ? "" : words.scenarioCount(verified[number])),
             ])
             values["previous"] = link(number - 1)
             values["next"] = link(number + 1)
-            var file = page("\(title) · \(course.config.title)", values, content: templates.lesson.render(values))
+            var file = page("\(title(lesson)) · \(course.config.title)", values, content: templates.lesson.render(values))
             file.path = pageName(lesson)
             do throws(SiteWriteError) {
                 try sink.add(file)
@@ -179,34 +197,61 @@ package enum SitePages {
         }
         if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
 
-        // The limitations page: every note, by lesson, each linking back to its place.
+        // The limitations page: what a note is, an index by lesson, then every note with its
+        // section and a link back to its place.
         var limitations = common.values(current: nil, isLimitations: true)
-        limitations["groups"] = .list(course.lessons.enumerated().compactMap { number, lesson in
-            guard !lesson.notes.isEmpty else { return nil }
-            let bodies = rendered[number].notes
-            return [
-                "number": .text(String(number + 1)),
-                "title": .text(lesson.title ?? lesson.slug),
-                "href": .text(pageName(lesson)),
-                "notes": .list(lesson.notes.map { note in
-                    [
-                        "label": .text(note.label),
-                        "id": .text("dr\(note.number)"),
-                        "href": .text("\(pageName(lesson))#dr\(note.number)"),
-                        "body": .html(bodies[note.number] ?? escapeHTML(note.text)),
-                    ]
-                }),
-            ]
+        limitations["groups"] = .list(common.noteGroups.map { group in
+            var group = group
+            let number = Int(SitePages.text(group["number"])) ?? 1
+            let lesson = course.lessons[number - 1]
+            let bodies = rendered[number - 1].notes
+            let sectionOf = rendered[number - 1].body.sectionOfNote
+            group["notes"] = .list(lesson.notes.map { note in
+                let section = sectionOf[note.number]
+                return [
+                    "label": .text(note.label),
+                    "id": .text("dr\(note.number)"),
+                    "href": .text("\(pageName(lesson))#dr\(note.number)"),
+                    "body": .html(bodies[note.number] ?? escapeHTML(note.text)),
+                    "section": .text(section?.title ?? ""),
+                    "sectionHref": .text(section.map { "\(pageName(lesson))#\($0.anchor)" } ?? ""),
+                ]
+            })
+            return group
         })
         var limitationsFile = page("\(words.limitations) · \(course.config.title)", limitations,
                                    content: templates.limitations.render(limitations))
         limitationsFile.path = limitationsPage
         try sink.add(limitationsFile)
 
-        for (name, bytes) in templates.assets.sorted(by: { $0.key < $1.key }) {
-            try sink.add(SiteFile(path: "assets/\(name)", bytes: bytes))
+        // The whole course on one page: every lesson's body, its anchors made unique.
+        var whole = common.values(current: nil, isPrint: true)
+        let lessonPages = Set(course.lessons.map(pageName))
+        whole["description"] = index["description"]
+        whole["lessons"] = .list(course.lessons.enumerated().map { number, lesson in
+            [
+                "number": .text(String(number + 1)),
+                "title": .text(title(lesson)),
+                "id": .text(lesson.slug),
+                "body": .html(WholeCourse.relinked(rendered[number].body.html, lesson: lesson.slug, lessonPages: lessonPages)),
+                "scenarioCount": .text(lesson.scenarios.isEmpty ? "" : words.scenarioCount(verified[number])),
+            ]
+        })
+        var wholeFile = page("\(words.wholeCourse) · \(course.config.title)", whole, content: templates.print.render(whole))
+        wholeFile.path = printPage
+        try sink.add(wholeFile)
+
+        var pages = course.lessons.count + 3
+        if input.search {
+            let values = common.values(current: nil, isSearch: true)
+            var searchFile = page("\(words.search) · \(course.config.title)", values, content: templates.search.render(values))
+            searchFile.path = searchPage
+            try sink.add(searchFile)
+            pages += 1
         }
-        return (course.lessons.count + 2, templates.assets.count)
+
+        for file in assets.files { try sink.add(file) }
+        return (pages, assets.files.count)
     }
 
     /// Every file of the site, collected: for tests and small courses.
@@ -234,10 +279,29 @@ func footnotesPointing(to page: String, in html: String) -> String {
 private struct CommonValues: Sendable {
     var shared: TemplateRecord
     var navEntries: [TemplateRecord]
-    var sections: [[LessonBody.Section]]
+    /// Each lesson's page map: its sections, each with the notes that stand in it (notes
+    /// before the first section come first, under the lesson's title).
+    var pageMaps: [TemplateValue]
+    /// The lessons that state notes: number, title, href, anchor and the range of their notes.
+    var noteGroups: [TemplateRecord]
+    var lessonEntries: TemplateValue
 
-    init(course: Course, words: SiteWords, swiftVersion: String, sections: [[LessonBody.Section]]) {
-        self.sections = sections
+    init(course: Course, words: SiteWords, swiftVersion: String, bodies: [LessonBody], assets: SiteAssets,
+         search: Bool) {
+        func noteLinks(_ numbers: [Int]) -> TemplateValue {
+            .list(numbers.map { ["label": .text("DR\($0)"), "href": .text("#dr\($0)")] })
+        }
+        pageMaps = zip(course.lessons, bodies).map { lesson, body in
+            var entries: [TemplateRecord] = []
+            if !body.leadingNotes.isEmpty {
+                entries.append(["title": .text(lesson.title ?? lesson.slug), "href": .text("#main"),
+                                "notes": noteLinks(body.leadingNotes)])
+            }
+            entries += body.sections.map {
+                ["title": .text($0.title), "href": .text("#\($0.anchor)"), "notes": noteLinks($0.notes)]
+            }
+            return .list(entries)
+        }
         navEntries = course.lessons.enumerated().map { index, lesson in
             [
                 "number": .text(String(index + 1)),
@@ -247,12 +311,30 @@ private struct CommonValues: Sendable {
                 "sections": .list([]),
             ]
         }
+        noteGroups = course.lessons.enumerated().compactMap { number, lesson in
+            guard let first = lesson.notes.first, let last = lesson.notes.last else { return nil }
+            return [
+                "number": .text(String(number + 1)),
+                "title": .text(lesson.title ?? lesson.slug),
+                "href": .text(SitePages.pageName(lesson)),
+                "anchor": .text("lesson-\(number + 1)"),
+                "range": .text(first.number == last.number ? first.label : "\(first.label)–\(last.label)"),
+            ]
+        }
+        lessonEntries = .list(course.lessons.enumerated().map { index, lesson in
+            ["title": .text(lesson.title ?? lesson.slug), "href": .text("#\(lesson.slug)"), "notes": .list([])]
+        })
         shared = [
             "lang": .text(course.config.language),
             "courseTitle": .text(course.config.title),
             "indexHref": .text(SitePages.indexPage),
             "limitationsHref": .text(SitePages.limitationsPage),
-            "stylesheet": .text(SitePages.stylesheet),
+            "aboutNotesHref": .text("\(SitePages.limitationsPage)#\(SitePages.aboutNotesAnchor)"),
+            "printHref": .text(SitePages.printPage),
+            "searchHref": .text(search ? SitePages.searchPage : ""),
+            "stylesheet": .text(assets.href("style.css") ?? "assets/style.css"),
+            "searchScript": .text(assets.href("search.js") ?? ""),
+            "favicon": .text(SitePages.favicon),
             "swiftVersion": .text(swiftVersion),
             "words": .record([
                 "contents": .text(words.contents), "lessons": .text(words.lessons),
@@ -264,20 +346,54 @@ private struct CommonValues: Sendable {
                 "backToLesson": .text(words.backToLesson),
                 "skipToContent": .text(words.skipToContent),
                 "footer": .text(words.footer(swiftVersion)),
+                "start": .text(words.start),
+                "aboutNotesTitle": .text(words.aboutNotesTitle),
+                "aboutNotes": .text(words.aboutNotes),
+                "notesByLesson": .text(words.notesByLesson),
+                "inSection": .text(words.inSection),
+                "search": .text(words.search),
+                "searchPlaceholder": .text(words.searchPlaceholder),
+                "searchButton": .text(words.searchButton),
+                "searchResults": .text(words.searchResults),
+                "searchNothing": .text(words.searchNothing),
+                "searchNeedsScript": .text(words.searchNeedsScript),
+                "searchNeedsServer": .text(words.searchNeedsServer),
+                "wholeCourse": .text(words.wholeCourse),
+                "wholeCourseLink": .text(words.wholeCourseLink),
             ]),
         ]
     }
 
-    func values(current: Int?, isIndex: Bool = false, isLimitations: Bool = false) -> TemplateRecord {
+    func values(current: Int?, isIndex: Bool = false, isLimitations: Bool = false, isPrint: Bool = false,
+                isSearch: Bool = false) -> TemplateRecord {
         var nav = navEntries
+        var values = shared
         if let current {
             nav[current]["current"] = .bool(true)
-            nav[current]["sections"] = .list(sections[current].map { ["title": .text($0.title), "href": .text("#\($0.anchor)")] })
+            nav[current]["sections"] = pageMaps[current]
+            values["pageMap"] = pageMaps[current]
+        } else if isLimitations {
+            values["pageMap"] = .list(noteGroups.map {
+                ["title": $0["title"]!, "href": .text("#\(SitePages.text($0["anchor"]))"), "notes": .list([])]
+            })
+        } else if isPrint {
+            values["pageMap"] = lessonEntries
+        } else {
+            values["pageMap"] = .list([])
         }
-        var values = shared
         values["nav"] = .list(nav)
         values["isIndex"] = .bool(isIndex)
         values["isLimitations"] = .bool(isLimitations)
+        values["isPrint"] = .bool(isPrint)
+        values["isSearch"] = .bool(isSearch)
         return values
+    }
+}
+
+extension SitePages {
+    /// The text of a template value, empty for anything else.
+    static func text(_ value: TemplateValue?) -> String {
+        if case .text(let text)? = value { return text }
+        return ""
     }
 }

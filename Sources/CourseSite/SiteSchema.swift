@@ -4,10 +4,19 @@ package enum SiteSchema {
         "contents": .text, "lessons": .text, "lesson": .text, "onThisPage": .text,
         "previous": .text, "next": .text, "home": .text, "limitations": .text,
         "limitationsIntro": .text, "allLimitations": .text, "backToLesson": .text,
-        "skipToContent": .text, "footer": .text,
+        "skipToContent": .text, "footer": .text, "start": .text,
+        "aboutNotesTitle": .text, "aboutNotes": .text, "notesByLesson": .text, "inSection": .text,
+        "search": .text, "searchPlaceholder": .text, "searchButton": .text, "searchResults": .text,
+        "searchNothing": .text, "searchNeedsScript": .text, "searchNeedsServer": .text,
+        "wholeCourse": .text, "wholeCourseLink": .text,
     ]))
 
     static let link = TemplateSchema(["title": .text, "href": .text])
+
+    /// A page map's entry: a section (or a lesson) and the limitation notes in it.
+    static let mapEntry = TemplateSchema([
+        "title": .text, "href": .text, "notes": .list(TemplateSchema(["label": .text, "href": .text])),
+    ])
 
     /// Every page template sees these.
     static let common: [String: TemplateSchema.Kind] = [
@@ -15,15 +24,23 @@ package enum SiteSchema {
         "courseTitle": .text,
         "indexHref": .text,
         "limitationsHref": .text,
+        "aboutNotesHref": .text,
+        "printHref": .text,
+        "searchHref": .text,
         "stylesheet": .text,
+        "searchScript": .text,
+        "favicon": .text,
         "swiftVersion": .text,
         "words": words,
         "nav": .list(TemplateSchema([
             "number": .text, "title": .text, "href": .text, "current": .bool,
-            "sections": .list(link),
+            "sections": .list(mapEntry),
         ])),
+        "pageMap": .list(mapEntry),
         "isIndex": .bool,
         "isLimitations": .bool,
+        "isPrint": .bool,
+        "isSearch": .bool,
     ]
 
     package static let layout = TemplateSchema(common.merging([
@@ -33,16 +50,18 @@ package enum SiteSchema {
 
     package static let index = TemplateSchema(common.merging([
         "lessons": .list(TemplateSchema([
-            "number": .text, "title": .text, "href": .text, "introduction": .html,
+            "number": .text, "title": .text, "href": .text, "introduction": .html, "summary": .html,
             "scenarioCount": .text, "noteCount": .text,
         ])),
+        "description": .text,
+        "start": .record(link),
         "scenarioTotal": .text,
         "noteTotal": .text,
     ]) { $1 })
 
     package static let lesson = TemplateSchema(common.merging([
         "lesson": .record(TemplateSchema([
-            "number": .text, "title": .text, "body": .html, "sections": .list(link),
+            "number": .text, "title": .text, "body": .html, "sections": .list(mapEntry),
             "scenarioCount": .text,
         ])),
         "previous": .record(link),
@@ -51,8 +70,20 @@ package enum SiteSchema {
 
     package static let limitations = TemplateSchema(common.merging([
         "groups": .list(TemplateSchema([
-            "number": .text, "title": .text, "href": .text,
-            "notes": .list(TemplateSchema(["label": .text, "id": .text, "href": .text, "body": .html])),
+            "number": .text, "title": .text, "href": .text, "anchor": .text, "range": .text,
+            "notes": .list(TemplateSchema([
+                "label": .text, "id": .text, "href": .text, "body": .html,
+                "section": .text, "sectionHref": .text,
+            ])),
         ])),
     ]) { $1 })
+
+    package static let print = TemplateSchema(common.merging([
+        "description": .text,
+        "lessons": .list(TemplateSchema([
+            "number": .text, "title": .text, "id": .text, "body": .html, "scenarioCount": .text,
+        ])),
+    ]) { $1 })
+
+    package static let search = TemplateSchema(common)
 }

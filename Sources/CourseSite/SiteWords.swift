@@ -25,7 +25,30 @@ package struct SiteWords: Sendable {
     package var coreFile: String
     package var coreRepeated: String
     package var skipToContent: String
-    package var sectionLink: String
+    /// What the link beside a heading says to assistive technology, given the heading.
+    package var sectionLink: @Sendable (String) -> String
+    /// The index's way in: `start` above the first lesson's title.
+    package var start: String
+    /// The limitations page: what a limitation note is (a heading and one paragraph), the
+    /// heading of its index by lesson, and what a note's section link says.
+    package var aboutNotesTitle: String
+    package var aboutNotes: String
+    package var notesByLesson: String
+    package var inSection: String
+    /// Search: the field's label and placeholder, the button, what the search page says while
+    /// it works, when nothing matches, and when it cannot search (no script, or opened from
+    /// disk, where browsers do not let a page load the index).
+    package var search: String
+    package var searchPlaceholder: String
+    package var searchButton: String
+    /// `{count}` and `{query}` are filled in by the search page's script.
+    package var searchResults: String
+    package var searchNothing: String
+    package var searchNeedsScript: String
+    package var searchNeedsServer: String
+    /// The single page with the whole course, and what its link says.
+    package var wholeCourse: String
+    package var wholeCourseLink: String
     /// The titles of GitHub's five callouts (`> [!NOTE]` ...).
     package var calloutTitles: [CalloutKind: String]
     /// What a footnote's link back to the text says to assistive technology.
@@ -48,7 +71,7 @@ package struct SiteWords: Sendable {
         contents: "İçindekiler",
         lessons: "Dersler",
         lesson: "Ders",
-        onThisPage: "Bu derste",
+        onThisPage: "Bu sayfada",
         previous: "Önceki ders",
         next: "Sonraki ders",
         home: "Ana sayfa",
@@ -67,10 +90,24 @@ package struct SiteWords: Sendable {
         coreFile: "Çekirdek dosya",
         coreRepeated: "önceki derstekiyle aynı; açmak için tıklayın",
         skipToContent: "İçeriğe geç",
-        sectionLink: "Bu bölüme bağlantı",
+        sectionLink: { "Bu bölüme bağlantı: \($0)" },
+        start: "Baştan başlayın",
+        aboutNotesTitle: "Ölçüm sınırı nedir?",
+        aboutNotes: "Kurstaki her ölçüm bir modelin ya da gerçek çerçevenin belli bir durumda ne yaptığını gösterir; gösterdiği kadarını. Ölçüm sınırı (DR notu), bir ölçümün neyi kapsamadığını söyleyen numaralı nottur: modelin bilmediği bir davranış, yalnız belgelerden bilinen bir kural, sonucu değiştirebilecek bir koşul. Notlar kurs boyunca DR1’den başlayarak sırayla numaralanır; bir bölüm ya kendi notunu yazar ya da önceki bir notu anar. Bir sonucu okurken notuna da bakın: sonuç, notun çizdiği sınırın içinde geçerlidir.",
+        notesByLesson: "Derslere göre",
+        inSection: "Bölüm",
+        search: "Ara",
+        searchPlaceholder: "Kursta ara",
+        searchButton: "Ara",
+        searchResults: "“{query}” için {count} sonuç",
+        searchNothing: "“{query}” için sonuç yok.",
+        searchNeedsScript: "Arama JavaScript ister. Tarayıcınızda JavaScript kapalıysa kursun tamamını tek sayfada açıp tarayıcının sayfada bulma komutunu (Ctrl-F) kullanın.",
+        searchNeedsServer: "Arama, site bir sunucudan açıldığında çalışır (örneğin sitenin klasöründe 'python3 -m http.server'); diskten açılan bir sayfa arama dizinini yükleyemez. Şimdilik kursun tamamını tek sayfada açıp Ctrl-F ile arayın.",
+        wholeCourse: "Kursun tamamı",
+        wholeCourseLink: "Tek sayfada bütün kurs",
         calloutTitles: [.note: "Not", .tip: "İpucu", .important: "Önemli", .warning: "Uyarı", .caution: "Dikkat"],
         footnoteBack: "Metne dön",
-        verifiedWith: { "Bu çıktı, yukarıdaki kod Swift \($0) ile çalıştırılarak üretildi." },
+        verifiedWith: { "Swift \($0)" },
         scenarioCount: { "\($0) senaryo doğrulandı" },
         noteCount: { "\($0) ölçüm sınırı" },
         footer: { "Bu sitedeki her çıktı, coursebook ile Swift \($0) üzerinde çalıştırılarak doğrulandı." })
@@ -79,7 +116,7 @@ package struct SiteWords: Sendable {
         contents: "Contents",
         lessons: "Lessons",
         lesson: "Lesson",
-        onThisPage: "In this lesson",
+        onThisPage: "On this page",
         previous: "Previous lesson",
         next: "Next lesson",
         home: "Home",
@@ -98,10 +135,24 @@ package struct SiteWords: Sendable {
         coreFile: "Core file",
         coreRepeated: "the same as before; click to open",
         skipToContent: "Skip to content",
-        sectionLink: "Link to this section",
+        sectionLink: { "Link to this section: \($0)" },
+        start: "Start at the beginning",
+        aboutNotesTitle: "What is a limitation note?",
+        aboutNotes: "Every measurement in the course shows what a model or the real framework does in one situation, and no more. A limitation note (a DR note) is a numbered note that says what a measurement did not cover: a behaviour the model does not know, a rule known only from the documentation, a condition that could change the result. Notes are numbered from DR1 through the whole course; a section either states a note of its own or cites an earlier one. Read a result with its note: it holds within the limit the note draws.",
+        notesByLesson: "By lesson",
+        inSection: "Section",
+        search: "Search",
+        searchPlaceholder: "Search the course",
+        searchButton: "Search",
+        searchResults: "Results for “{query}”: {count}",
+        searchNothing: "No results for “{query}”.",
+        searchNeedsScript: "Search needs JavaScript. With JavaScript off, open the whole course on one page and use your browser's find command (Ctrl-F).",
+        searchNeedsServer: "Search works when the site is served (for example 'python3 -m http.server' in the site's folder); a page opened from disk cannot load the search index. Meanwhile, open the whole course on one page and use Ctrl-F.",
+        wholeCourse: "The whole course",
+        wholeCourseLink: "The whole course on one page",
         calloutTitles: [.note: "Note", .tip: "Tip", .important: "Important", .warning: "Warning", .caution: "Caution"],
         footnoteBack: "Back to the text",
-        verifiedWith: { "This output was produced by running the code above with Swift \($0)." },
+        verifiedWith: { "Swift \($0)" },
         scenarioCount: { "\($0) scenario\($0 == 1 ? "" : "s") verified" },
         noteCount: { "\($0) limitation\($0 == 1 ? "" : "s")" },
         footer: { "Every output on this site was verified by running it with Swift \($0) through coursebook." })

@@ -84,6 +84,9 @@ package final class SiteStaging: SiteSink {
     private let staging: URL
     private let previous: URL
 
+    /// The staging folder, for a program that adds to the site before it is swapped in.
+    package var folder: String { staging.path }
+
     /// Creates the staging folder beside `destination`.
     package init(destination: String) throws(SiteWriteError) {
         self.destination = destination

@@ -7,10 +7,13 @@ package struct TemplateSet: Sendable {
     package var index: Template
     package var lesson: Template
     package var limitations: Template
+    /// The whole course on one page.
+    package var print: Template
+    package var search: Template
     /// Files copied into the site's `assets/` folder, by name.
     package var assets: [String: [UInt8]]
 
-    package static let pageTemplates = ["layout.html", "index.html", "lesson.html", "limitations.html"]
+    package static let pageTemplates = ["layout.html", "index.html", "lesson.html", "limitations.html", "print.html", "search.html"]
 
     /// The built-in templates (the repository's `templates/`, carried inside the tool).
     package static func builtIn() throws(TemplateError) -> TemplateSet {
@@ -62,6 +65,8 @@ package struct TemplateSet: Sendable {
                            index: try template("index.html", SiteSchema.index),
                            lesson: try template("lesson.html", SiteSchema.lesson),
                            limitations: try template("limitations.html", SiteSchema.limitations),
+                           print: try template("print.html", SiteSchema.print),
+                           search: try template("search.html", SiteSchema.search),
                            assets: assets)
     }
 }

@@ -49,9 +49,15 @@ enum BuildCommand {
         do {
             let built = try Pipeline().build(options)
             printer.print(built.checked)
-            let lessons = built.pages - 2
+            let searchable = built.searchPages != nil
+            let lessons = built.pages - (searchable ? 4 : 3)
             let linked = built.linkedFiles == 0 ? "" : "; \(counted(built.linkedFiles, "file")) the lessons link to"
-            console.out("wrote \(options.out): \(built.pages) pages (\(counted(lessons, "lesson")), index, limitations) and \(counted(built.assets, "asset"))\(linked)")
+            console.out("wrote \(options.out): \(built.pages) pages (\(counted(lessons, "lesson")), index, limitations, whole course\(searchable ? ", search" : "")) and \(counted(built.assets, "asset"))\(linked)")
+            if let pages = built.searchPages {
+                console.out("search: pagefind indexed \(counted(pages, "page"))")
+            } else if built.searchUnavailable {
+                console.out("search: pagefind is not installed, so the site has no search ('pip install pagefind-bin' adds it)")
+            }
             return .success
         } catch {
             return printer.print(error)

@@ -53,6 +53,9 @@ enum CommandLineTable {
         OptionSpec(names: ["--out"], value: "DIR", help: "the site's folder (required)") { options, folder in
             options.out = folder ?? ""
         },
+        OptionSpec(names: ["--no-search"], value: nil, help: "no search index, even when pagefind is installed") { options, _ in
+            options.search = false
+        },
     ] + shared(\.shared)
 }
 

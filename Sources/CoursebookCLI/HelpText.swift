@@ -35,13 +35,15 @@ enum HelpText {
         usage: coursebook build [COURSE_DIR] --out DIR [options]
 
         Checks the course (default 'lessons') and, when everything passes, writes its static
-        site into DIR. A failed check or write leaves an existing DIR as it was.
+        site into DIR. A failed check or write leaves an existing DIR as it was. When pagefind
+        is installed (pip install pagefind-bin), the site gets a search index.
 
         options:
         \(optionLines(CommandLineTable.build))
 
         exit status: 0 written, 1 the check failed, 2 the course cannot be read,
-                     3 a template is invalid, 4 the site cannot be written there,
+                     3 a template is invalid, 4 the site cannot be written there (or
+                     pagefind, when installed, failed to index it),
                      5 no Swift compiler, 64 wrong usage
         """
 }

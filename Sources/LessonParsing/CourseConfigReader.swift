@@ -4,7 +4,7 @@ import Foundation
 /// Reads `course.json`, strictly: every key known, every value of its type, so that a typo is
 /// an error at its line rather than a setting silently ignored.
 package enum CourseConfigReader {
-    private static let knownKeys = ["title", "language", "core", "templates", "typography", "limitNotes"]
+    private static let knownKeys = ["title", "language", "core", "description", "templates", "typography", "limitNotes"]
 
     package static func read(_ bytes: [UInt8], file: String) throws(CourseReadError) -> CourseConfig {
         let data = Data(bytes)
@@ -69,8 +69,10 @@ package enum CourseConfigReader {
             }
             limitNotes = chosen
         }
-        return CourseConfig(title: title, language: language, core: core, templates: templates,
-                            typography: typography, limitNotes: limitNotes)
+        var description: String?
+        if fields["description"] != nil { description = try string("description") }
+        return CourseConfig(title: title, language: language, core: core, description: description,
+                            templates: templates, typography: typography, limitNotes: limitNotes)
     }
 
     /// The line where `"text"` first appears in the file, for messages about a key or a value.

@@ -39,10 +39,12 @@ struct PipelineTests {
         var build = BuildCommandOptions()
         build.shared = options("site", cache: root.appendingPathComponent("cache"))
         build.out = root.appendingPathComponent("site").path
+        build.search = false
 
         let first = Pipeline()
         let built = try first.build(build)
-        #expect(built.pages == 4 && built.assets == 1)
+        // Two lessons, the index, the limitations page, the whole course; the stylesheet.
+        #expect(built.pages == 5 && built.assets == 1 && built.searchPages == nil)
         // The check and the pages use the same document: one parse per lesson.
         #expect(first.counts.markdownParses.load(ordering: .relaxed) == 2)
         #expect(first.counts.swiftParses.load(ordering: .relaxed) > 0)

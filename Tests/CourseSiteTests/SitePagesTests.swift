@@ -43,8 +43,8 @@ import Testing
         #expect(page.contains("<h2 id=\"sinirlayici-olcum\">Sınırlayıcı Ölçüm"))
         #expect(page.contains("<h2 id=\"sinirlayici-olcum-2\">Sınırlayıcı Ölçüm"))
         // A scenario and its verified output as one figure, with the Swift version.
-        #expect(page.contains("<figcaption><span class=\"kind\">Scenario</span> <code>main.swift</code> — a badge reads the theme</figcaption>"))
-        #expect(page.contains("This output was produced by running the code above with Swift "))
+        #expect(page.contains("<figcaption><span class=\"kind\" data-pagefind-ignore>Scenario</span> <code>main.swift</code> — a badge reads the theme</figcaption>"))
+        #expect(page.contains("<span class=\"badge\">✓ verified</span> Output · <span class=\"provenance\">Swift "))
         #expect(page.contains("&lt;tema&gt;: theme degisti | yeniden Badge ortam | atlanan Root"))
         #expect(page.contains("5 &gt; 3 &amp;&amp; &quot;quoted&quot;"))
         // Notes set apart, mentions linked within and across lessons.
@@ -52,16 +52,21 @@ import Testing
         #expect(page.contains("<aside class=\"limit\" id=\"dr2\""))
         #expect(page.contains("<a href=\"#dr1\">DR1</a> here"))
         #expect(page.contains("see also <a href=\"#dr2\">DR2</a>"))
-        #expect(page.contains("href=\"limitations.html#dr1\""))
+        // A note is a note, not a landmark; its kind links to what a limitation note is.
+        #expect(page.contains("<aside class=\"limit\" id=\"dr1\" role=\"note\" aria-labelledby=\"dr1-label\">"))
+        #expect(page.contains("<a class=\"limit-kind\" href=\"limitations.html#about-notes\">Limitation</a>"))
+        // A heading's link stands beside it, named for it.
+        #expect(page.contains("<div class=\"heading\"><h2 id=\"sinirlayici-olcum\">Sınırlayıcı Ölçüm</h2><a class=\"anchor\" href=\"#sinirlayici-olcum\" aria-label=\"Link to this section: Sınırlayıcı Ölçüm\">#</a></div>"))
         // Raw HTML shown as text, never passed.
-        #expect(!page.contains("<script"))
+        let lessonPart = String(page[page.range(of: "<main")!.lowerBound..<page.range(of: "</main>")!.upperBound])
+        #expect(!lessonPart.contains("<script"))
         #expect(!page.contains("<b onclick"))
         #expect(page.contains("&lt;b onclick=&quot;alert(1)&quot;&gt;bold&lt;/b&gt;"))
         // The core listing open the first time, collapsed the second.
         #expect(page.contains("<figure class=\"core\">"))
         #expect(files.text("02-second.html").contains("<details class=\"core\">"))
         // A skipped scenario is marked as not verified.
-        #expect(files.text("02-second.html").contains("<div class=\"output unverified\">"))
+        #expect(files.text("02-second.html").contains("<div class=\"output unverified\" data-pagefind-ignore>"))
         #expect(files.text("02-second.html").contains("<a href=\"01-first.html#dr1\">DR1</a> is in the first lesson"))
     }
 
@@ -69,7 +74,12 @@ import Testing
         let (_, files) = try renderedFixture("site")
         let index = files.text("index.html")
         #expect(index.contains("<h1>Rendering &lt;Everything&gt; &amp; More</h1>"))
-        #expect(index.contains("<p>This opening paragraph is what the index shows"))
+        // The course's description leads; each lesson says its first sentence; a way in.
+        #expect(index.contains("<p class=\"lead\">A course about &lt;rendering&gt; &amp; more: what the index says first.</p>"))
+        #expect(index.contains("<div class=\"summary\"><p>This opening paragraph is what the index shows, with <code>code</code>, <em>emphasis</em> and a link to\n<a href=\"02-second.html\">the second lesson</a>.</p>\n</div>"))
+        #expect(!index.contains("The index stops before this sentence."))
+        #expect(files.text("01-first.html").contains("The index stops before this sentence."))
+        #expect(index.contains("<a class=\"start-link\" href=\"01-first.html\">"))
         #expect(index.contains("1 scenario verified · 2 limitations"))
         let limitations = files.text("limitations.html")
         for number in 1...3 {
@@ -77,6 +87,26 @@ import Testing
         }
         #expect(limitations.contains("href=\"01-first.html#dr1\""))
         #expect(limitations.contains("href=\"02-second.html#dr3\""))
+        // What a note is, an index by lesson, and each note's section linked.
+        #expect(limitations.contains("<section class=\"about-notes\" id=\"about-notes\""))
+        #expect(limitations.contains("<li><a href=\"#lesson-1\"><span class=\"number\">1</span><span class=\"title\">First Lesson: Şartlı Ölçüm</span></a> <span class=\"range\">DR1–DR2</span></li>"))
+        #expect(limitations.contains("<li><a href=\"#lesson-2\"><span class=\"number\">2</span><span class=\"title\">Second Lesson</span></a> <span class=\"range\">DR3</span></li>"))
+        #expect(limitations.contains("<span class=\"limit-section\">Section: <a href=\"02-second.html#not-run\">Not Run</a></span>"))
+    }
+
+    /// The whole course on one page: every lesson, anchors kept apart, links inside the page.
+    @Test func theWholeCourseOnOnePage() throws {
+        let (_, files) = try renderedFixture("site")
+        let page = files.text("print.html")
+        #expect(page.contains("<article class=\"lesson print-lesson\" id=\"01-first\""))
+        #expect(page.contains("<article class=\"lesson print-lesson\" id=\"02-second\""))
+        #expect(page.contains("<h3 id=\"01-first--sinirlayici-olcum\">Sınırlayıcı Ölçüm</h3>"))
+        #expect(page.contains("<h3 id=\"02-second--not-run\">"))
+        #expect(page.contains("<a href=\"#01-first\">the second lesson</a>") == false)
+        #expect(page.contains("<a href=\"#02-second\">the second lesson</a>"))
+        #expect(page.contains("<a href=\"#dr1\">DR1</a> is in the first lesson"))
+        let ids = page.matches(of: /\sid="([^"]*)"/).map { String($0.output.1) }
+        #expect(Set(ids).count == ids.count, "an id is repeated on the one page")
     }
 }
 
@@ -138,6 +168,33 @@ struct SiteWriterTests {
         #expect(throws: SiteWriteError(folder: other.path, message: "this is a repository root; choose another --out")) {
             try SiteWriter.validate(destination: other.path, course: course)
         }
+    }
+}
+
+/// A lesson whose first paragraph is emphasis whole has a lead: the index shows it whole, the
+/// page as a lead; a lesson without one is summed up by its first sentence.
+struct LessonLeadTests {
+    @Test func aLeadIsTheSummaryAndTheFirstSentenceOtherwise() throws {
+        let folder = temporaryFolder("lead")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let course = folder.appendingPathComponent("course")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("passing"), to: course)
+        let core = packageRoot.appendingPathComponent("Sources/Invalidation/Invalidation.swift").path
+        try #"{ "title": "Fixture", "language": "en", "core": ["\#(core)"] }"#
+            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        try "# Lead\n\n*This lesson measures one thing. In two steps, with `code`.*\n\nThe body. More.\n"
+            .write(to: course.appendingPathComponent("02-lead.md"), atomically: true, encoding: .utf8)
+        try "# Mixed\n\n*Not* a lead. *Only* partly.\n"
+            .write(to: course.appendingPathComponent("03-mixed.md"), atomically: true, encoding: .utf8)
+        var options = BuildCommandOptions()
+        options.shared.course = course.path
+        options.shared.cache = .none
+        let files = try Pipeline().siteFiles(options).files
+        let index = files.text("index.html")
+        #expect(index.contains("<div class=\"summary\"><p>This lesson measures one thing. In two steps, with <code>code</code>.</p>\n</div>"))
+        #expect(index.contains("<div class=\"summary\"><p><em>Not</em> a lead.</p>\n</div>"))
+        #expect(files.text("02-lead.html").contains("<p class=\"lead\">This lesson measures one thing. In two steps, with <code>code</code>.</p>\n<p>The body. More.</p>"))
+        #expect(files.text("03-mixed.html").contains("<p><em>Not</em> a lead. <em>Only</em> partly.</p>"))
     }
 }
 

@@ -69,9 +69,46 @@ final class Browser {
         throw Failure(description: "\(url) did not load")
     }
 
+    /// Lays the open page out as a screen `width` CSS pixels wide would (a phone when
+    /// `mobile`: touch, no hover).
+    func setViewport(width: Int, height: Int = 900, mobile: Bool = false) throws {
+        _ = try send("Emulation.setDeviceMetricsOverride",
+                     ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile], session: session)
+        _ = try evaluate("document.body.getBoundingClientRect().width")
+    }
+
+    /// Waits until a JavaScript expression is true in the open page (a search's results, say).
+    func wait(until expression: String, seconds: Double = 20) throws {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if try evaluate("Boolean(\(expression))") as? Bool == true { return }
+            usleep(50_000)
+        }
+        throw Failure(description: "never true: \(expression)")
+    }
+
+    /// The landmarks of the open page as assistive technology gets them (Chromium's
+    /// accessibility tree): each role with its name.
+    func landmarks() throws -> [(role: String, name: String)] {
+        let landmarkRoles: Set<String> = ["banner", "navigation", "main", "contentinfo", "complementary", "region",
+                                          "search", "form"]
+        return try accessibilityNodes().filter { landmarkRoles.contains($0.role) }
+    }
+
+    /// Every node of the open page's accessibility tree that is not ignored: role and name.
+    func accessibilityNodes() throws -> [(role: String, name: String)] {
+        let tree = try send("Accessibility.getFullAXTree", [:], session: session)
+        return (tree["nodes"] as? [[String: Any]] ?? []).compactMap { node in
+            guard node["ignored"] as? Bool != true,
+                  let role = (node["role"] as? [String: Any])?["value"] as? String else { return nil }
+            return (role, (node["name"] as? [String: Any])?["value"] as? String ?? "")
+        }
+    }
+
     /// The value of a JavaScript expression in the open page.
     func evaluate(_ expression: String) throws -> Any? {
-        let result = try send("Runtime.evaluate", ["expression": expression, "returnByValue": true], session: session)
+        let result = try send("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true],
+                              session: session)
         return (result["result"] as? [String: Any])?["value"]
     }
 

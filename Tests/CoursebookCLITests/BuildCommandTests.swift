@@ -1,24 +1,60 @@
 import Foundation
+import ScenarioRunning
 import Testing
 
 /// `coursebook build` through the built binary: what it writes, what it refuses, and what a
 /// failure leaves behind.
 struct BuildCommandTests {
-    func build(_ fixture: String, out: URL, _ extra: [String] = []) throws -> CommandResult {
+    func build(_ fixture: String, out: URL, _ extra: [String] = [], environment: [String: String] = [:]) throws -> CommandResult {
         let cache = temporaryFolder("build-cache")
         defer { try? FileManager.default.removeItem(at: cache) }
-        return try coursebook(["build", fixture, "--out", out.path, "--cache-dir", cache.path] + extra)
+        return try coursebook(["build", fixture, "--out", out.path, "--cache-dir", cache.path] + extra, environment: environment)
     }
 
     @Test func writesTheSite() throws {
         let root = temporaryFolder("build")
         defer { try? FileManager.default.removeItem(at: root) }
         let out = root.appendingPathComponent("site")
-        let result = try build("passing", out: out)
+        let result = try build("passing", out: out, ["--no-search"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.standardOutput.hasSuffix("2 passed, 0 failed, 1 skipped\nwrote \(out.path): 3 pages (1 lesson, index, limitations) and 1 asset\n"))
+        #expect(result.standardOutput.hasSuffix("2 passed, 0 failed, 1 skipped\nwrote \(out.path): 4 pages (1 lesson, index, limitations, whole course) and 1 asset\n"))
         let files = try FileManager.default.subpathsOfDirectory(atPath: out.path).sorted()
-        #expect(files == [".coursebook-site", "01-counter.html", "assets", "assets/style.css", "index.html", "limitations.html"])
+        #expect(files.count == 7)
+        #expect(files.filter { !$0.hasPrefix("assets/style.") } == [".coursebook-site", "01-counter.html", "assets", "index.html", "limitations.html", "print.html"])
+        #expect(files.contains { $0.range(of: #"^assets/style\.[0-9a-f]{10}\.css$"#, options: .regularExpression) != nil }, "\(files)")
+    }
+
+    /// Without Pagefind the site has no search (no search page, no search field) and the build
+    /// says so in one line; with it, the index is written into the site before it is in place.
+    @Test func searchWhenPagefindIsInstalledAndALineWhenItIsNot() throws {
+        let root = temporaryFolder("search")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let without = root.appendingPathComponent("without")
+        let result = try build("passing", out: without, environment: ["COURSEBOOK_PAGEFIND": ""])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput.hasSuffix("wrote \(without.path): 4 pages (1 lesson, index, limitations, whole course) and 1 asset\nsearch: pagefind is not installed, so the site has no search ('pip install pagefind-bin' adds it)\n"))
+        #expect(!FileManager.default.fileExists(atPath: without.appendingPathComponent("search.html").path))
+        #expect(try !String(contentsOf: without.appendingPathComponent("01-counter.html"), encoding: .utf8).contains("search"))
+
+        guard findOnPath("pagefind") != nil else {
+            Issue.record("pagefind is not installed: 'make' installs it (pip install pagefind-bin)")
+            return
+        }
+        let with = root.appendingPathComponent("with")
+        let indexed = try build("passing", out: with)
+        #expect(indexed.status == 0, "\(indexed)")
+        #expect(indexed.standardOutput.hasSuffix("wrote \(with.path): 5 pages (1 lesson, index, limitations, whole course, search) and 2 assets\nsearch: pagefind indexed 2 pages\n"))
+        #expect(FileManager.default.fileExists(atPath: with.appendingPathComponent("pagefind/pagefind.js").path))
+        #expect(try String(contentsOf: with.appendingPathComponent("01-counter.html"), encoding: .utf8)
+            .contains("<form class=\"site-search\" role=\"search\" action=\"search.html\">"))
+
+        // A Pagefind that fails leaves no site behind, and says why.
+        let failing = root.appendingPathComponent("failing")
+        let broken = try build("passing", out: failing, environment: ["COURSEBOOK_PAGEFIND": "false"])
+        #expect(broken.status == 4, "\(broken)")
+        #expect(broken.standardError.contains("cannot index the site for search"), "\(broken)")
+        #expect(!FileManager.default.fileExists(atPath: failing.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["with", "without"])
     }
 
     @Test func aFailedCheckLeavesTheOldSiteAsItWas() throws {
@@ -66,8 +102,11 @@ struct BuildCommandTests {
         let result = try build("custom-templates", out: out)
         #expect(result.status == 0, "\(result)")
         #expect(result.standardError == "custom-templates/course.json: warning: no built-in words for language 'de'; pages use English for the words the tool adds\n")
-        #expect(try String(contentsOf: out.appendingPathComponent("assets/style.css"), encoding: .utf8) == "body { color: rebeccapurple; }\n")
-        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("assets/logo.svg").path))
+        let assets = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("assets").path).sorted()
+            .filter { !$0.hasPrefix("search.") }
+        #expect(assets.count == 2 && assets[0].hasPrefix("logo.") && assets[0].hasSuffix(".svg") && assets[1].hasPrefix("style."), "\(assets)")
+        #expect(try String(contentsOf: out.appendingPathComponent("assets/\(assets[1])"), encoding: .utf8)
+            == "body { color: rebeccapurple; background: url(\(assets[0])) no-repeat; }\n")
         let page = try String(contentsOf: out.appendingPathComponent("01-lektion.html"), encoding: .utf8)
         #expect(page.contains("<html lang=\"de\">"))
         #expect(page.contains("Skip to content"))
@@ -84,7 +123,7 @@ struct BuildCommandTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let result = try coursebook(["build", fixtures.appendingPathComponent("passing").path, "--out", "site", "--no-cache"], in: root)
         #expect(result.status == 0, "\(result)")
-        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("site/assets/style.css").path))
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("site/print.html").path))
     }
 
     private func snapshot(_ folder: URL) throws -> [String: Data] {

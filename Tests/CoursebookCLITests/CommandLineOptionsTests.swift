@@ -54,6 +54,6 @@ struct CommandLineOptionsTests {
         for spec in CommandLineTable.build {
             #expect(HelpText.build.contains(spec.help))
         }
-        #expect(HelpText.build.contains("  --out DIR            the site's folder (required)\n  --strict             treat warnings as errors"))
+        #expect(HelpText.build.contains("  --out DIR            the site's folder (required)\n  --no-search          no search index, even when pagefind is installed\n  --strict             treat warnings as errors"))
     }
 }
