@@ -95,6 +95,7 @@ let package = Package(
     name: "coursebook",
     products: [
         .executable(name: "coursebook", targets: ["coursebook"]),
+        .executable(name: "coursebook-launcher", targets: ["coursebook-launcher"]),
         .library(name: "Invalidation", targets: ["Invalidation"]),
     ],
     targets: [
@@ -145,6 +146,10 @@ let package = Package(
         .target(name: "CoursebookCLI", dependencies: dependencies(of: "CoursebookCLI"), plugins: layerRules),
 
         .executableTarget(name: "coursebook", dependencies: ["CoursebookCLI"]),
+
+        // Starts a program of one scenario and reports how it ended (see its main.c); a C
+        // program of its own, put beside `coursebook` by the build.
+        .executableTarget(name: "coursebook-launcher", path: "Sources/ScenarioLauncher"),
 
         // `make bench`: coursebook on generated corpora, against swiftc and hugo in the same run.
         .executableTarget(name: "coursebook-bench", path: "Sources/CoursebookBench"),

@@ -61,6 +61,12 @@ package struct CheckReport: Sendable {
     package var compilerRuns: Int
     package var compilerVersion: String
 
+    /// Where the scenario programs ran.
+    package var sandbox: SandboxUse = .notNeeded
+    /// Cache entries found but not believed (damaged, forged, written with another key, not a
+    /// plain file), whose work was done again.
+    package var cacheRefusals = 0
+
     package init(diagnostics: [Diagnostic], results: [ScenarioResult], rewrites: [LessonRewrite],
                  compiledCount: Int, cachedCount: Int, compilerRuns: Int, compilerVersion: String) {
         self.diagnostics = diagnostics

@@ -85,6 +85,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case scenarioTimeout = "scenario-timeout"
     case scenarioOutputCap = "scenario-output-cap"
     case toolchainUnavailable = "toolchain-unavailable"
+    case sandboxUnavailable = "sandbox-unavailable"
     // Core listings and illustrations.
     case coreListingDrift = "core-listing-drift"
     case coreListingAmbiguous = "core-listing-ambiguous"

@@ -112,8 +112,41 @@ package struct RunSettings: Sendable, Equatable {
     package var outputCap: Int = 1 << 20
     /// How many compiler jobs and programs may run at once.
     package var parallelism: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// A compiler run longer than this is stopped (`--compile-timeout`).
+    package var compileTimeLimit: Duration = .seconds(300)
+    /// Whether scenario programs run in the sandbox (`--sandbox`, `--no-sandbox`).
+    package var sandbox: SandboxMode = .automatic
+    /// Folders a scenario must not reach even where the sandbox shows the system: the
+    /// course's, the cache's.
+    package var hiddenFolders: [String] = []
+    /// Where whether the sandbox can start here is remembered (a file), or nil.
+    package var sandboxMemo: String?
 
     package init() {}
+}
+
+/// `--sandbox`: where scenario programs run.
+package enum SandboxMode: String, Sendable, Equatable, CaseIterable {
+    /// In the sandbox when it can start here; else without, said once.
+    case automatic = "auto"
+    /// In the sandbox, or not at all (for CI).
+    case required
+    /// Without (`--no-sandbox`): the programs see the machine as the caller does, with a
+    /// clean environment.
+    case off
+}
+
+/// Where a run's programs ran.
+package enum SandboxUse: Sendable, Equatable {
+    /// Nothing ran (everything came from the cache).
+    case notNeeded
+    case sandboxed
+    /// Without, as asked.
+    case off
+    /// Without, because the sandbox cannot start here (the reason); `--sandbox auto`.
+    case unavailable(String)
+    /// Nothing ran: the sandbox is required and cannot start here (the reason).
+    case refused(String)
 }
 
 /// What a run of scenarios came to, in the order of its jobs.
@@ -126,14 +159,21 @@ package struct RunReport: Sendable {
     package var compilerRuns: Int
     /// Findings about the core files, when they do not compile.
     package var diagnostics: [Diagnostic]
+    /// Where the programs ran.
+    package var sandbox: SandboxUse
+    /// Cache entries that were found but not believed, and computed again.
+    package var cacheRefusals: Int
 
     package init(outcomes: [ScenarioOutcome], compiledCount: Int, cachedCount: Int,
-                 compilerRuns: Int, diagnostics: [Diagnostic]) {
+                 compilerRuns: Int, diagnostics: [Diagnostic], sandbox: SandboxUse = .notNeeded,
+                 cacheRefusals: Int = 0) {
         self.outcomes = outcomes
         self.compiledCount = compiledCount
         self.cachedCount = cachedCount
         self.compilerRuns = compilerRuns
         self.diagnostics = diagnostics
+        self.sandbox = sandbox
+        self.cacheRefusals = cacheRefusals
     }
 
     /// Nothing to run.

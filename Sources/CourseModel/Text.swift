@@ -81,3 +81,10 @@ extension String {
         }
     }
 }
+
+/// A duration as people read it: `10 s`, `2.5 s`.
+package func seconds(_ duration: Duration) -> String {
+    let (whole, fraction) = duration.components
+    if fraction == 0 { return "\(whole) s" }
+    return String(format: "%.1f s", Double(whole) + Double(fraction) / 1e18)
+}

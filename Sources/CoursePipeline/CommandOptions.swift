@@ -1,3 +1,5 @@
+package import CourseModel
+
 /// What `check` and `build` share.
 package struct SharedOptions: Sendable, Equatable {
     /// Where results are kept between runs.
@@ -17,6 +19,10 @@ package struct SharedOptions: Sendable, Equatable {
     /// `--timeout`: how long one scenario may run.
     package var timeLimit: Duration = .seconds(10)
     package var cache: Cache = .inCourse
+    /// `--sandbox`, `--no-sandbox`.
+    package var sandbox: SandboxMode = .automatic
+    /// `--compile-timeout`: how long one compiler run may take.
+    package var compileTimeLimit: Duration = .seconds(300)
 
     package init() {}
 }

@@ -230,6 +230,10 @@ package struct Pipeline: Sendable {
 
         var settings = RunSettings()
         settings.timeLimit = options.timeLimit
+        settings.compileTimeLimit = options.compileTimeLimit
+        settings.sandbox = options.sandbox
+        settings.hiddenFolders = [course.folderPath] + (cacheFolder.map { [$0] } ?? [])
+        settings.sandboxMemo = cacheFolder == nil ? nil : Self.userCacheFile("sandbox")
         let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: settings,
                                     cache: cacheFolder.map(ResultCache.init(folder:)))
         let batch = jobs
@@ -259,11 +263,18 @@ package struct Pipeline: Sendable {
         }
 
         let run = running.wait()
+        if case .refused(let reason) = run.sandbox {
+            throw PipelineError(.check, path: nil, status: .sandboxUnavailable, diagnostic: .error(
+                .sandboxUnavailable,
+                "the sandbox is required (--sandbox required) and cannot start here: \(reason)", at: nil))
+        }
         var outcomes: [ScenarioPlace: ScenarioOutcome] = [:]
         for (index, scenario) in toRun.enumerated() { outcomes[scenario.place] = run.outcomes[index] }
-        let report = CourseCheck.report(
+        var report = CourseCheck.report(
             course, findings: loaded.diagnostics + findings, facts: facts, outcomes: outcomes, run: run,
             compilerVersion: compiler.version, options: CheckOptions(strict: options.strict, update: update))
+        report.sandbox = run.sandbox
+        report.cacheRefusals = run.cacheRefusals
         return (Checked(report: report, cacheUsed: cacheFolder != nil), facts)
     }
 
@@ -292,11 +303,15 @@ package struct Pipeline: Sendable {
     /// Where the compiler's version is remembered (by its path, size and modification time)
     /// between runs: the user's cache folder, so that a course's fresh result cache does not
     /// cost a `swiftc --version` every time.
-    static var compilerVersionMemo: String {
+    static var compilerVersionMemo: String { userCacheFile("compiler-version") }
+
+    /// A file of coursebook's in the user's cache folder (`$XDG_CACHE_HOME/coursebook`, else
+    /// `~/.cache/coursebook`).
+    static func userCacheFile(_ name: String) -> String {
         let environment = ProcessInfo.processInfo.environment
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache"
-        return base + "/coursebook/compiler-version"
+        return base + "/coursebook/" + name
     }
 
     // MARK: render

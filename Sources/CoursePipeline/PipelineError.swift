@@ -30,6 +30,12 @@ package enum ExitStatus: Int32, Error, CaseIterable, Sendable {
     case siteNotWritten = 4
     /// No Swift compiler to run scenarios with.
     case toolchainUnavailable = 5
+    /// `--sandbox required`, and the sandbox cannot start here.
+    case sandboxUnavailable = 6
+    /// Stopped by a signal: 128 + SIGHUP, SIGINT, SIGTERM (the shell's convention).
+    case hangUp = 129
+    case interrupted = 130
+    case terminated = 143
     /// The command line is wrong.
     case usage = 64
 }

@@ -1,4 +1,4 @@
-package import CourseModel
+internal import CourseModel
 import Foundation
 import ScenarioRunning
 

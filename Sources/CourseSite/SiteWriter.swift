@@ -98,6 +98,7 @@ package final class SiteStaging: SiteSink {
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+            Interruption.hold(staging.path)
         } catch {
             throw SiteWriteError(folder: destination, message: "cannot write the site: \(error.localizedDescription)")
         }
@@ -119,25 +120,37 @@ package final class SiteStaging: SiteSink {
     }
 
     /// Puts the staged site in place of the destination.
+    /// Puts the staged site in place of the destination. A stop (Ctrl-C) waits for both
+    /// renames, so that the destination is never left missing.
     package func commit() throws(SiteWriteError) {
         func fail(_ message: String) -> SiteWriteError { SiteWriteError(folder: destination, message: message) }
-        let hadSite = FileManager.default.fileExists(atPath: out.path)
-        if hadSite, rename(out.path, previous.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            discard()
-            throw fail("cannot move the old site aside: \(reason)")
+        let failure: SiteWriteError? = Interruption.uninterrupted {
+            let hadSite = FileManager.default.fileExists(atPath: out.path)
+            if hadSite, rename(out.path, previous.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                discard()
+                return fail("cannot move the old site aside: \(reason)")
+            }
+            if rename(staging.path, out.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                if hadSite { rename(previous.path, out.path) }
+                discard()
+                return fail("cannot put the new site in place: \(reason)")
+            }
+            Interruption.release(staging.path)
+            if hadSite { Interruption.hold(previous.path) }
+            return nil
         }
-        if rename(staging.path, out.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            if hadSite { rename(previous.path, out.path) }
-            discard()
-            throw fail("cannot put the new site in place: \(reason)")
+        if let failure { throw failure }
+        if FileManager.default.fileExists(atPath: previous.path) {
+            try? FileManager.default.removeItem(at: previous)
+            Interruption.release(previous.path)
         }
-        if hadSite { try? FileManager.default.removeItem(at: previous) }
     }
 
     /// Removes what was staged; the destination is untouched.
     package func discard() {
         try? FileManager.default.removeItem(at: staging)
+        Interruption.release(staging.path)
     }
 }

@@ -76,6 +76,9 @@ struct ReportPrinter {
     func print(_ checked: Pipeline.Checked) {
         let report = checked.report
         for diagnostic in report.diagnostics { console.error(formatter.format(diagnostic)) }
+        if case .unavailable(let reason) = report.sandbox {
+            console.error("coursebook \(command): note: scenarios ran without the sandbox: \(reason) ('--sandbox required' makes this an error)")
+        }
         for update in report.updates {
             console.out("\(update.location.file):\(update.location.line): \(update.summary)")
         }

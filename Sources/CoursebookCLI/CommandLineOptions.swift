@@ -1,3 +1,4 @@
+import CourseModel
 import CoursePipeline
 
 /// A wrong command line, in words for the user.
@@ -28,10 +29,19 @@ enum CommandLineTable {
                 options[keyPath: part].strict = true
             },
             OptionSpec(names: ["--timeout"], value: "SECONDS", help: "stop a scenario that runs longer (default 10)") { options, text throws(UsageError) in
-                guard let text, let seconds = Double(text), seconds > 0, seconds.isFinite, seconds < 1e6 else {
-                    throw UsageError(message: "'--timeout' needs a number of seconds greater than 0, not '\(text ?? "")'")
+                options[keyPath: part].timeLimit = try duration(text, option: "--timeout")
+            },
+            OptionSpec(names: ["--compile-timeout"], value: "SECONDS", help: "stop a compiler run that takes longer (default 300)") { options, text throws(UsageError) in
+                options[keyPath: part].compileTimeLimit = try duration(text, option: "--compile-timeout")
+            },
+            OptionSpec(names: ["--sandbox"], value: "MODE", help: "auto (default): run scenarios in bubblewrap when it can start here; required: or not at all; off") { options, text throws(UsageError) in
+                guard let text, let mode = SandboxMode(rawValue: text) else {
+                    throw UsageError(message: "'--sandbox' is auto, required or off, not '\(text ?? "")'")
                 }
-                options[keyPath: part].timeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
+                options[keyPath: part].sandbox = mode
+            },
+            OptionSpec(names: ["--no-sandbox"], value: nil, help: "run scenarios without the sandbox (same as --sandbox off)") { options, _ in
+                options[keyPath: part].sandbox = .off
             },
             OptionSpec(names: ["--no-cache"], value: nil, help: "compile and run every scenario, ignoring cached results") { options, _ in
                 options[keyPath: part].cache = .none
@@ -41,6 +51,14 @@ enum CommandLineTable {
                 if options[keyPath: part].cache != .none { options[keyPath: part].cache = .folder(folder ?? "") }
             },
         ]
+    }
+
+    /// A number of seconds greater than 0, as a duration.
+    static func duration(_ text: String?, option: String) throws(UsageError) -> Duration {
+        guard let text, let seconds = Double(text), seconds > 0, seconds.isFinite, seconds < 1e6 else {
+            throw UsageError(message: "'\(option)' needs a number of seconds greater than 0, not '\(text ?? "")'")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
     static let check: [OptionSpec<CheckCommandOptions>] = [

@@ -9,6 +9,13 @@ package enum Coursebook {
         status(arguments, console: console).rawValue
     }
 
+    /// The command as a process of its own (the executable): it also answers signals and
+    /// ends what it started (see `CommandLifetime`).
+    package static func run(_ arguments: [String], console: Console) -> Int32 {
+        CommandLifetime.begin()
+        return main(arguments, console: console)
+    }
+
     static func status(_ arguments: [String], console: Console) -> ExitStatus {
         guard let command = arguments.first else {
             console.error(HelpText.overview)

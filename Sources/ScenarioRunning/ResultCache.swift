@@ -12,7 +12,7 @@ package struct ResultCache: Sendable {
 
     static let suffix = "out"
     /// Bump when the way scenarios are compiled or run changes what they could print.
-    package static let formatVersion = "4"
+    package static let formatVersion = "5"
 
     /// A digest of the core files (names and texts), computed once per run and hashed into
     /// every key instead of the files themselves.
@@ -28,10 +28,11 @@ package struct ResultCache: Sendable {
     /// The key of a scenario: the tool's and the compiler's versions, the core files, the
     /// scenario's code and, only when the code can see its own place (`#line`, `#file` ...),
     /// that place.
+    /// - Parameter placement: where the program runs (`Sandbox.Placement.keyPart`).
     package static func key(toolVersion: String, compilerVersion: String, coreDigest: String,
-                            source: ScenarioSource) -> String {
+                            placement: String = "plain", source: ScenarioSource) -> String {
         var hash = SHA256()
-        for part in ["coursebook-result", formatVersion, toolVersion, compilerVersion, coreDigest] {
+        for part in ["coursebook-result", formatVersion, toolVersion, compilerVersion, coreDigest, placement] {
             hash.update(part)
             hash.update([0])
         }

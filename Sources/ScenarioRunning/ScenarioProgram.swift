@@ -65,6 +65,14 @@ package enum ScenarioProgram {
             __coursebookWriteAll(payload)
         }
 
+        /// prctl(2), which Swift cannot call by name: it is variadic in C.
+        @_silgen_name("prctl")
+        func __coursebookPrctl(_ option: Int32, _ a: UInt, _ b: UInt, _ c: UInt, _ d: UInt) -> Int32
+
+        /// In the sandbox this program is the process 1 of its PID namespace: it ends every
+        /// process a scenario leaves behind, and it empties the private /tmp between scenarios.
+        let __coursebookIsInit = getpid() == 1
+
         /// Forks the process of scenario `index`. In it (`isChild`), standard output and error
         /// are pipes to this program and no other descriptor is open; here, their read ends.
         func __coursebookStart(_ index: Int) -> (isChild: Bool, pid: pid_t, output: Int32, errors: Int32) {
@@ -78,9 +86,15 @@ package enum ScenarioProgram {
                 dup2(errors[1], 2)
                 for descriptor in 3..<Int32(1024) { close(descriptor) }
                 setvbuf(stdout, nil, _IONBF, 0)
-                // A working folder of its own, empty, as a program of its own gets.
-                let folder = "scenario-\\(index)"
-                guard mkdir(folder, 0o700) == 0, chdir(folder) == 0 else { exit(74) }
+                // A group of its own, which its leftovers share; gone with this program.
+                setpgid(0, 0)
+                _ = __coursebookPrctl(1 /* PR_SET_PDEATHSIG */, UInt(SIGKILL), 0, 0, 0)
+                // A working folder of its own, empty, as a program of its own gets: in the
+                // sandbox the same folder as a program of its own, outside a new one.
+                let folder = __coursebookIsInit ? "\(Sandbox.workingFolder)" : "scenario-\\(index)"
+                // (The sandbox made it for the first scenario; the others find it gone.)
+                guard mkdir(folder, 0o700) == 0 || (__coursebookIsInit && errno == EEXIST),
+                      chdir(folder) == 0 else { exit(74) }
                 return (true, 0, -1, -1)
             }
             close(output[1])
@@ -88,16 +102,90 @@ package enum ScenarioProgram {
             return (false, pid, output[0], errors[0])
         }
 
+        /// The processes whose parent is this program, from /proc.
+        func __coursebookChildren() -> [pid_t] {
+            guard let folder = opendir("/proc") else { return [] }
+            defer { closedir(folder) }
+            var found: [pid_t] = []
+            let me = getpid()
+            while let entry = readdir(folder) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                guard let pid = pid_t(name), let file = fopen("/proc/\\(name)/stat", "r") else { continue }
+                var line = [CChar](repeating: 0, count: 1024)
+                let read = fgets(&line, 1024, file) != nil
+                fclose(file)
+                guard read else { continue }
+                let text = String(cString: line)
+                guard let close = text.lastIndex(of: ")") else { continue }
+                let fields = text[text.index(after: close)...].split(separator: " ")
+                if fields.count > 1, pid_t(fields[1]) == me { found.append(pid) }
+            }
+            return found
+        }
+
+        /// Removes everything inside `folder`, following no symbolic link.
+        func __coursebookEmpty(_ folder: String) {
+            guard let listing = opendir(folder) else { return }
+            var entries: [(name: String, isFolder: Bool)] = []
+            while let entry = readdir(listing) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                if name != ".", name != ".." { entries.append((name, entry.pointee.d_type == 4 /* DT_DIR */)) }
+            }
+            closedir(listing)
+            for entry in entries {
+                let path = folder + "/" + entry.name
+                if entry.isFolder {
+                    __coursebookEmpty(path)
+                    rmdir(path)
+                } else {
+                    unlink(path)
+                }
+            }
+        }
+
+        /// Ends whatever the scenario's process left running, as the end of a program of its own
+        /// would: in the sandbox every other process of the namespace, and the private /tmp is
+        /// emptied; outside, its group and the descendants that left it (this program is their
+        /// subreaper).
+        func __coursebookEndLeftovers(_ pid: pid_t) {
+            if __coursebookIsInit {
+                kill(-1, SIGKILL)
+                var status: Int32 = 0
+                while waitpid(-1, &status, 0) > 0 || errno == EINTR {}
+                __coursebookEmpty("/tmp")
+                return
+            }
+            kill(-pid, SIGKILL)
+            for _ in 0..<64 {
+                let left = __coursebookChildren()
+                if left.isEmpty { return }
+                for child in left { kill(child, SIGKILL) }
+                var status: Int32 = 0
+                for child in left { while waitpid(child, &status, 0) < 0 && errno == EINTR {} }
+            }
+        }
+
         /// Passes on what the scenario's process prints until it closes both streams, then
         /// reports how it ended.
         func __coursebookRelay(_ index: Int, _ child: (isChild: Bool, pid: pid_t, output: Int32, errors: Int32)) {
             var open = [(child.output, "O"), (child.errors, "E")]
             var buffer = [UInt8](repeating: 0, count: 65536)
+            var status: Int32 = 0
+            var ended = false
             while !open.isEmpty {
                 var descriptors = open.map { pollfd(fd: $0.0, events: Int16(POLLIN), revents: 0) }
-                if poll(&descriptors, nfds_t(descriptors.count), -1) < 0 {
+                // Until the process ends, a look at it every 50 ms; after, what is left in the
+                // pipes, and nothing that comes later than 200 ms (a descendant that escaped).
+                let ready = poll(&descriptors, nfds_t(descriptors.count), ended ? 200 : 50)
+                if ready < 0 {
                     if errno == EINTR { continue }
                     exit(73)
+                }
+                if !ended, waitpid(child.pid, &status, WNOHANG) == child.pid {
+                    ended = true
+                    __coursebookEndLeftovers(child.pid)
+                } else if ended, ready == 0 {
+                    break
                 }
                 var closed: [Int32] = []
                 for (position, descriptor) in descriptors.enumerated() where descriptor.revents != 0 {
@@ -111,8 +199,11 @@ package enum ScenarioProgram {
                 for descriptor in closed { close(descriptor) }
                 open.removeAll { closed.contains($0.0) }
             }
-            var status: Int32 = 0
-            while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+            for (descriptor, _) in open { close(descriptor) }
+            if !ended {
+                while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+                __coursebookEndLeftovers(child.pid)
+            }
             let signal = status & 0x7f
             let ending = signal == 0 ? "e\\((status >> 8) & 0xff)" : "s\\(signal)"
             Array(ending.utf8).withUnsafeBytes { __coursebookFrame("X", index, $0) }
@@ -121,6 +212,12 @@ package enum ScenarioProgram {
         let __coursebookScenarios = (getenv("\(scenariosVariable)").map { String(cString: $0) } ?? "")
             .split(separator: " ").compactMap { Int($0) }
         unsetenv("\(scenariosVariable)")
+        // No scenario reaches this program's descriptors or memory through /proc (its frames
+        // cannot be forged); it dies with the checker; outside the sandbox, what a scenario
+        // leaves running comes back to it.
+        _ = __coursebookPrctl(4 /* PR_SET_DUMPABLE */, 0, 0, 0, 0)
+        _ = __coursebookPrctl(1 /* PR_SET_PDEATHSIG */, UInt(SIGKILL), 0, 0, 0)
+        if !__coursebookIsInit { _ = __coursebookPrctl(36 /* PR_SET_CHILD_SUBREAPER */, 1, 0, 0, 0) }
 
         """
 

@@ -1,3 +1,4 @@
+import CourseFiles
 import CourseModel
 import Foundation
 import Synchronization
@@ -39,9 +40,23 @@ package struct ScenarioRunner: Sendable {
 
     package func run(_ jobs: [ScenarioJob]) -> RunReport {
         // Keys and cache lookups on every core: a warm check of a large course does thousands.
+        // Where the programs run is part of the key: in the sandbox a scenario sees another
+        // machine than outside it.
+        let placement = Sandbox.resolve(settings.sandbox, runtimeFolder: compiler.runtimeFolder,
+                                        hidden: settings.hiddenFolders, memo: settings.sandboxMemo)
+        let use: SandboxUse
+        switch placement {
+        case .sandboxed: use = .sandboxed
+        case .plain(let reason): use = reason.map(SandboxUse.unavailable) ?? .off
+        case .refused(let reason):
+            // Nothing runs, and nothing is taken from the cache: the caller stops here.
+            return RunReport(outcomes: jobs.map { _ in .crashed(.exited(126), output: "", standardError: reason) },
+                             compiledCount: 0, cachedCount: 0, compilerRuns: 0, diagnostics: [],
+                             sandbox: .refused(reason))
+        }
         let looked = jobs.concurrentMap { job -> (key: String, output: String?) in
             let key = ResultCache.key(toolVersion: CoursebookVersion.current, compilerVersion: compiler.version,
-                                      coreDigest: coreDigest, source: job.source)
+                                      coreDigest: coreDigest, placement: placement.keyPart, source: job.source)
             return (key, cache?.lookup(key))
         }
         let keys = looked.map(\.key)
@@ -60,7 +75,7 @@ package struct ScenarioRunner: Sendable {
                              cachedCount: cachedCount, compilerRuns: 0, diagnostics: [])
         }
 
-        let session = RunSession(runner: self, jobs: jobs)
+        let session = RunSession(runner: self, jobs: jobs, placement: placement)
         defer { session.removeWorkspace() }
         session.run(pending)
 
@@ -80,7 +95,7 @@ package struct ScenarioRunner: Sendable {
         let diagnostics = coreErrors ?? []
         return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count,
                          cachedCount: cachedCount, compilerRuns: session.compilerRuns,
-                         diagnostics: diagnostics)
+                         diagnostics: diagnostics, sandbox: use)
     }
 }
 
@@ -89,6 +104,7 @@ package struct ScenarioRunner: Sendable {
 private final class RunSession: Sendable {
     let runner: ScenarioRunner
     let jobs: [ScenarioJob]
+    let placement: Sandbox.Placement
     let workspace: String
     private let state = Mutex(State())
 
@@ -99,12 +115,26 @@ private final class RunSession: Sendable {
         var programNumber = 0
     }
 
-    init(runner: ScenarioRunner, jobs: [ScenarioJob]) {
+    init(runner: ScenarioRunner, jobs: [ScenarioJob], placement: Sandbox.Placement) {
         self.runner = runner
         self.jobs = jobs
+        self.placement = placement
         workspace = FileManager.default.temporaryDirectory
             .appendingPathComponent("coursebook-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         try? FileManager.default.createDirectory(atPath: workspace, withIntermediateDirectories: true)
+        Interruption.hold(workspace)
+        Self.removeAbandonedWorkspaces()
+    }
+
+    /// Scratch folders of runs that were killed (`coursebook-PID-...` whose process is gone).
+    private static func removeAbandonedWorkspaces() {
+        let temporary = FileManager.default.temporaryDirectory.path
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] {
+            let parts = name.split(separator: "-")
+            guard parts.count == 3, parts[0] == "coursebook", let pid = pid_t(parts[1]), pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: temporary + "/" + name)
+        }
     }
 
     var results: [Int: ScenarioOutcome] { state.withLock { $0.results } }
@@ -113,6 +143,7 @@ private final class RunSession: Sendable {
 
     func removeWorkspace() {
         try? FileManager.default.removeItem(atPath: workspace)
+        Interruption.release(workspace)
     }
 
     func run(_ indices: [Int]) {
@@ -221,11 +252,9 @@ private final class RunSession: Sendable {
         while !remaining.isEmpty {
             var watcher = ScenarioWatcher(timeLimit: runner.settings.timeLimit, outputCap: runner.settings.outputCap)
             let termination: Termination
-            var environment = Self.programEnvironment
-            environment[ScenarioProgram.scenariosVariable] = remaining.map(String.init).joined(separator: " ")
+            let scenarios = [ScenarioProgram.scenariosVariable: remaining.map(String.init).joined(separator: " ")]
             do {
-                termination = try ChildProcess(executable: program, arguments: [], environment: environment,
-                                               workingDirectory: emptyFolder(in: folder)).run(watching: &watcher)
+                termination = try process(program, in: folder, asInit: true, adding: scenarios).run(watching: &watcher)
             } catch {
                 record(remaining, .crashed(.exited(127), output: "", standardError: error.description))
                 return []
@@ -304,9 +333,7 @@ private final class RunSession: Sendable {
         var watcher = ScenarioWatcher(single: index, timeLimit: runner.settings.timeLimit,
                                       outputCap: runner.settings.outputCap)
         do {
-            let termination = try ChildProcess(executable: program, arguments: [],
-                                               environment: Self.programEnvironment,
-                                               workingDirectory: emptyFolder(in: folder)).run(watching: &watcher)
+            let termination = try process(program, in: folder, asInit: false).run(watching: &watcher)
             for (outcomeIndex, outcome) in watcher.outcomes(after: termination) {
                 record([outcomeIndex], outcome)
             }
@@ -317,13 +344,29 @@ private final class RunSession: Sendable {
 
     // MARK: Shared steps
 
-    /// Scenario programs crash without the runtime's backtracer, which would spend seconds
-    /// symbolicating a trap the report does not need. Hashing is seeded the same way every run,
-    /// so that the order of a Set, a Dictionary or the Observation framework's callbacks is the
-    /// same each time a scenario runs, and a cached answer stays the answer.
-    /// Batched or alone, a scenario sees the same environment (stdbuf's variables included).
-    private static let programEnvironment = ["SWIFT_BACKTRACE": "enable=no", "SWIFT_DETERMINISTIC_HASHING": "1"]
-        .merging(ScenarioProgram.unbufferedOutput ?? [:]) { $1 }
+    /// How a scenario program starts: in the sandbox (a batch program as the process 1 of its
+    /// namespace, a program of one scenario under `coursebook-launcher`), or plainly in an empty
+    /// folder of its own (a program of one scenario still under the launcher, which ends it with
+    /// this process and reports its ending). Batched or alone, it gets the same environment
+    /// (`ScenarioEnvironment`) and nothing of the caller's.
+    private func process(_ program: String, in folder: String, asInit: Bool,
+                         adding extra: [String: String] = [:]) -> ChildProcess {
+        switch placement {
+        case .sandboxed(let sandbox):
+            let environment = ScenarioEnvironment.variables(home: Sandbox.workingFolder).merging(extra) { $1 }
+            return sandbox.process(program: program, environment: environment, launched: !asInit)
+        case .plain, .refused:
+            let working = emptyFolder(in: folder)
+            let environment = ScenarioEnvironment.variables(home: working).merging(extra) { $1 }
+            if !asInit, let launcher = Launcher.path {
+                return ChildProcess(executable: launcher, arguments: [String(ChildProcess.endingDescriptor), program],
+                                    environment: environment, inheritsEnvironment: false, workingDirectory: working,
+                                    reportsEnding: true)
+            }
+            return ChildProcess(executable: program, arguments: [], environment: environment,
+                                inheritsEnvironment: false, workingDirectory: working)
+        }
+    }
 
     /// A new empty folder for a program to run in: a scenario that lists or writes files in its
     /// working folder sees none of the sources, nor another scenario's files.
@@ -353,7 +396,7 @@ private final class RunSession: Sendable {
         let sources = written.dropLast() + runner.coreFiles.map(\.path) + [written.last!]
         state.withLock { $0.compilerRuns += 1 }
         return runner.compiler.compile(sources: Array(sources), output: output, workingDirectory: folder,
-                                       jobs: runner.settings.parallelism)
+                                       jobs: runner.settings.parallelism, timeLimit: runner.settings.compileTimeLimit)
     }
 
     private func compile(_ files: [(name: String, contents: String)], in folder: String,
@@ -363,7 +406,7 @@ private final class RunSession: Sendable {
         let sources = written.prefix(1) + runner.coreFiles.map(\.path) + written.dropFirst()
         state.withLock { $0.compilerRuns += 1 }
         return runner.compiler.compile(sources: Array(sources), output: output, workingDirectory: folder,
-                                       jobs: jobs, parseAsLibrary: parseAsLibrary)
+                                       jobs: jobs, parseAsLibrary: parseAsLibrary, timeLimit: runner.settings.compileTimeLimit)
     }
 
     /// Writes generated files and returns their paths. A file that cannot be written shows up

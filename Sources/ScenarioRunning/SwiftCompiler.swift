@@ -7,6 +7,14 @@ package struct SwiftCompiler: Sendable {
     package var executable: String
     /// The first line of `swiftc --version`: part of every cache key, shown on the site.
     package var version: String
+    /// The Swift runtime's libraries, which the programs it makes load (the sandbox shows them).
+    package var runtimeFolder: String?
+
+    package init(executable: String, version: String, runtimeFolder: String? = nil) {
+        self.executable = executable
+        self.version = version
+        self.runtimeFolder = runtimeFolder
+    }
 
     package struct Unavailable: Error, CustomStringConvertible {
         package var description: String
@@ -28,29 +36,33 @@ package struct SwiftCompiler: Sendable {
 
         if let versionCache, let remembered = try? String(contentsOfFile: versionCache, encoding: .utf8) {
             let lines = remembered.split(separator: "\n", omittingEmptySubsequences: false)
-            if lines.count == 4, lines[0..<3].joined(separator: "\n") == stamp {
-                return SwiftCompiler(executable: path, version: String(lines[3]))
+            if lines.count == 5, lines[0..<3].joined(separator: "\n") == stamp {
+                return SwiftCompiler(executable: path, version: String(lines[3]),
+                                     runtimeFolder: lines[4].isEmpty ? nil : String(lines[4]))
             }
         }
+        // The version line and where the runtime lives, in one run.
         var watcher = CollectingWatcher(timeLimit: .seconds(60))
         let termination: Termination
         do {
-            termination = try ChildProcess(executable: path, arguments: ["--version"]).run(watching: &watcher)
+            termination = try ChildProcess(executable: path, arguments: ["-print-target-info"]).run(watching: &watcher)
         } catch {
             throw Unavailable(description: error.description)
         }
-        let firstLine = String(decoding: watcher.standardOutput, as: UTF8.self)
-            .split(separator: "\n").first.map(String.init) ?? ""
-        guard termination.isSuccess, !firstLine.isEmpty else {
-            throw Unavailable(description: "'\(path) --version' failed (\(termination))")
+        let info = (try? JSONSerialization.jsonObject(with: Data(watcher.standardOutput))) as? [String: Any]
+        let version = (info?["compilerVersion"] as? String)?.split(separator: "\n").first.map(String.init) ?? ""
+        let runtime = ((info?["paths"] as? [String: Any])?["runtimeLibraryPaths"] as? [String])?.first
+        guard termination.isSuccess, !version.isEmpty else {
+            throw Unavailable(description: "'\(path) -print-target-info' failed (\(termination))")
         }
         if let versionCache {
             try? FileManager.default.createDirectory(
                 atPath: (versionCache as NSString).deletingLastPathComponent,
                 withIntermediateDirectories: true)
-            try? writeAtomically(Array("\(stamp)\n\(firstLine)".utf8), to: versionCache, keepingPermissions: false)
+            try? writeAtomically(Array("\(stamp)\n\(version)\n\(runtime ?? "")".utf8), to: versionCache,
+                                 keepingPermissions: false)
         }
-        return SwiftCompiler(executable: path, version: firstLine)
+        return SwiftCompiler(executable: path, version: version, runtimeFolder: runtime)
     }
 
     private static func fileStamp(_ path: String) -> String {
@@ -63,18 +75,24 @@ package struct SwiftCompiler: Sendable {
     /// time. (Batch mode would group files into fewer jobs, but this toolchain's driver then
     /// looks for object files under other names than it wrote, and the link fails.)
     package func compile(sources: [String], output: String, workingDirectory: String,
-                         jobs: Int, parseAsLibrary: Bool = false) -> CompileResult {
+                         jobs: Int, parseAsLibrary: Bool = false, timeLimit: Duration? = nil) -> CompileResult {
         var arguments = ["-module-name", ScenarioProgram.moduleName, "-Onone", "-suppress-warnings",
                          "-diagnostic-style=llvm", "-j\(max(jobs, 1))", "-o", output]
         if parseAsLibrary { arguments.append("-parse-as-library") }
         arguments += sources
-        var watcher = CollectingWatcher()
+        var watcher = CollectingWatcher(timeLimit: timeLimit)
         let termination: Termination
         do {
             termination = try ChildProcess(executable: executable, arguments: arguments,
                                            workingDirectory: workingDirectory).run(watching: &watcher)
         } catch {
             return CompileResult(termination: .exited(127), diagnostics: [], transcript: error.description)
+        }
+        if watcher.timedOut, let timeLimit {
+            let message = "the compiler ran longer than \(seconds(timeLimit)) and was stopped (--compile-timeout sets the limit)"
+            return CompileResult(termination: termination,
+                                 diagnostics: [CompilerDiagnostic(file: nil, line: 0, column: 0, severity: "error", message: message)],
+                                 transcript: message)
         }
         let transcript = String(decoding: watcher.standardError + watcher.standardOutput, as: UTF8.self)
         return CompileResult(termination: termination,

@@ -1,4 +1,4 @@
 import CoursebookCLI
 import Foundation
 
-exit(Coursebook.main(Array(CommandLine.arguments.dropFirst()), console: StandardConsole()))
+exit(Coursebook.run(Array(CommandLine.arguments.dropFirst()), console: StandardConsole()))

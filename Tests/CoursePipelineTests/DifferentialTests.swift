@@ -25,15 +25,36 @@ struct DifferentialTests {
         // Most of the corpus is batched: the test compares something.
         #expect(jobs.filter { !$0.shape.needsOwnProgram }.count >= 35)
 
-        let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: RunSettings(), cache: nil)
+        var settings = RunSettings()
+        settings.sandbox = .required
+        let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: settings, cache: nil)
         let batched = runner.run(jobs)
+        #expect(batched.sandbox == .sandboxed)
         let alone = runner.run(jobs.map { job in
             ScenarioJob(source: job.source, shape: ScenarioShape(needsOwnProgram: true, hasMainAttribute: job.shape.hasMainAttribute))
         })
         #expect(alone.compilerRuns == jobs.count)
+        // The batch program itself compiles (a broken runner would send all 50 alone): one
+        // batch, the batch again without the scenarios the compiler blamed, and a program of its
+        // own for those and for the shapes that need one. A few scenarios (a closure that
+        // captures a global before its declaration) are rejected only inside a function, and
+        // retried alone.
+        let ownPrograms = jobs.indices.filter { index in
+            if case .compileFailed = alone.outcomes[index] { return true }
+            return jobs[index].shape.needsOwnProgram
+        }.count
+        #expect(batched.compilerRuns <= ownPrograms + 2 + 2, "\(batched.compilerRuns) compiles for \(ownPrograms) programs of their own")
+        // Outside the sandbox too, a batch gives what a program of its own gives.
+        var plainSettings = settings
+        plainSettings.sandbox = .off
+        let plain = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: plainSettings, cache: nil)
+            .run(jobs)
+        #expect(plain.sandbox == .off)
         for (index, job) in jobs.enumerated() {
             let left = batched.outcomes[index], right = alone.outcomes[index]
             #expect(Self.same(left, right), "line \(job.source.firstLine): batched \(left), alone \(right)")
+            #expect(Self.same(plain.outcomes[index], right),
+                    "line \(job.source.firstLine): batched without the sandbox \(plain.outcomes[index]), alone \(right)")
         }
         // Spot checks of what "alone" means, so that the comparison cannot pass on two wrongs.
         func outcome(_ code: String) -> ScenarioOutcome? {

@@ -95,7 +95,8 @@ struct ScenarioRunnerTests {
             jobs[culprit] = job("print(\"x\") // UNLINKABLE\n", line: 10 + 3 * culprit)
             var settings = RunSettings()
             settings.timeLimit = .seconds(10)
-            let report = ScenarioRunner(compiler: SwiftCompiler(executable: script, version: real.version),
+            let report = ScenarioRunner(compiler: SwiftCompiler(executable: script, version: real.version,
+                                                                runtimeFolder: real.runtimeFolder),
                                         coreFiles: [], settings: settings, cache: nil).run(jobs)
             let bound = 1 + Int(ceil(log2(Double(count)))) + 2
             #expect(report.compilerRuns <= bound, "\(count) scenarios, culprit \(culprit): \(report.compilerRuns) compiles")

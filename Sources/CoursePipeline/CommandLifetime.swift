@@ -1,0 +1,38 @@
+import CourseFiles
+import Dispatch
+import Foundation
+import ScenarioRunning
+
+/// The `coursebook` command as a process: it adopts every descendant that loses its parent
+/// (so that none outlives the run), and a stop by SIGINT (Ctrl-C), SIGTERM or SIGHUP ends its
+/// compilers and scenarios, waits for a site's swap in progress, removes its temporary folders
+/// and exits with 130, 143 or 129. Lessons and the site are replaced by renames only, so they
+/// are whole at any moment.
+package enum CommandLifetime {
+    /// The signal sources, kept for the life of the process.
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    /// Once, at the start of the command (not in a library user, which may have children and
+    /// signal handling of its own).
+    package static func begin() {
+        ProcessControl.adoptOrphans()
+        for (signalNumber, status) in [(SIGINT, ExitStatus.interrupted), (SIGTERM, .terminated), (SIGHUP, .hangUp)] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global(qos: .userInteractive))
+            source.setEventHandler { stop(status) }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Scratch folders go first, while the run's processes still work (they fail, nothing
+    /// waits for them); then the processes, and the exit at once, before the command's own
+    /// threads can take a killed scenario for a result and report it.
+    private static func stop(_ status: ExitStatus) -> Never {
+        Interruption.stop {
+            FileHandle.standardError.write(Data("coursebook: stopped\n".utf8))
+            ProcessControl.endAll()
+            _exit(status.rawValue)
+        }
+    }
+}

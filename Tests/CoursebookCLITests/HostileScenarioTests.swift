@@ -1,0 +1,142 @@
+import Foundation
+import ScenarioRunning
+import TestSupport
+import Testing
+
+/// Scenarios written by someone who means harm, run by the binary: in the sandbox they cannot
+/// read the caller's environment, write into the course, reach the network, outlive the run or
+/// forge another scenario's result.
+@Suite(.serialized) struct HostileScenarioTests {
+    /// A course in a new folder whose one lesson holds `scenarios`, each with the output it
+    /// must print; the lesson can name the course's own folder (`COURSE`) and a port.
+    func course(_ scenarios: [(code: String, output: String)], port: UInt16 = 0) throws -> URL {
+        let folder = temporaryFolder("hostile").appendingPathComponent("course")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(#"{ "title": "Hostile", "language": "en", "limitNotes": "optional" }"#.utf8)
+            .write(to: folder.appendingPathComponent("course.json"))
+        var lesson = "# Hostile\n\n"
+        for scenario in scenarios {
+            let code = scenario.code.replacingOccurrences(of: "COURSE", with: folder.path)
+                .replacingOccurrences(of: "PORT", with: String(port))
+            lesson += "```swift scenario\n\(code)\n```\n\n```output\n\(scenario.output)\n```\n\n"
+        }
+        try Data(lesson.utf8).write(to: folder.appendingPathComponent("01-hostile.md"))
+        return folder
+    }
+
+    /// Processes whose command line holds `marker`.
+    func processes(with marker: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> String? in
+            guard Int(entry) != nil,
+                  let bytes = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            let line = String(decoding: bytes.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+            return line.contains(marker) ? "\(entry): \(line)" : nil
+        }
+    }
+
+    @Test func aScenarioSeesNoSecretNoCourseAndNoNetwork() throws {
+        // A listener on the loopback interface: outside the sandbox a scenario could reach it.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        listen(listener, 1)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let port = UInt16(bigEndian: address.sin_port)
+
+        let folder = try course([
+            ("""
+             import Glibc
+             print(getenv("COURSEBOOK_TEST_SECRET").map { String(cString: $0) } ?? "no secret")
+             """, "no secret"),
+            ("""
+             import Glibc
+             let file = fopen("COURSE/pwned.txt", "w")
+             print(file == nil ? "the course is out of reach" : "wrote into the course")
+             """, "the course is out of reach"),
+            ("""
+             import Glibc
+             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+             var address = sockaddr_in()
+             address.sin_family = sa_family_t(AF_INET)
+             address.sin_port = in_port_t(UInt16(PORT).bigEndian)
+             address.sin_addr.s_addr = inet_addr("127.0.0.1")
+             let connected = withUnsafePointer(to: &address) {
+                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+             }
+             print(connected == 0 ? "reached the network" : "no network")
+             """, "no network"),
+        ], port: port)
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        let result = try coursebook(["check", folder.path, "--no-cache", "--sandbox", "required"],
+                                    environment: ["COURSEBOOK_TEST_SECRET": "hunter2"])
+        #expect(result.status == 0, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("pwned.txt").path))
+
+        // Without the sandbox the same scenarios reach the machine, but never the caller's
+        // environment.
+        let plain = try coursebook(["check", folder.path, "--no-cache", "--no-sandbox"],
+                                   environment: ["COURSEBOOK_TEST_SECRET": "hunter2"])
+        #expect(plain.status == 1)
+        #expect(!plain.standardError.contains("hunter2"))
+        #expect(plain.standardError.contains("+wrote into the course"), "\(plain)")
+    }
+
+    /// A scenario that starts a process in a session of its own, which keeps the scenario's
+    /// output open and would run forever: the scenario ends at once with its own output, and
+    /// the process is gone when the check is.
+    @Test func whatAScenarioLeavesRunningEndsWithIt() throws {
+        let marker = "4242.\(Int.random(in: 100...999))"
+        let folder = try course([
+            ("""
+             import Glibc
+             print("started")
+             if fork() == 0 {
+                 setsid()
+                 execv("/usr/bin/sleep", [strdup("sleep"), strdup("\(marker)"), nil])
+             }
+             """, "started"),
+        ])
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        for placement in [["--sandbox", "required"], ["--no-sandbox"]] {
+            let result = try coursebook(["check", folder.path, "--no-cache", "--timeout", "30"] + placement)
+            #expect(result.status == 0, "\(placement): \(result)")
+            #expect(processes(with: marker).isEmpty, "\(placement) left \(processes(with: marker))")
+        }
+    }
+
+    /// A scenario that prints what looks like the batch's frames, or escapes its function with
+    /// an unbalanced brace to redefine `print`, changes no other scenario's result.
+    @Test func noScenarioWritesAnotherOnesResult() throws {
+        let folder = try course([
+            ("print(\"\\u{1E}O1 9\\u{1E}2 + 2 = 5\\u{1E}X1 2\\u{1E}e0\")", "\u{1E}O1 9\u{1E}2 + 2 = 5\u{1E}X1 2\u{1E}e0"),
+            ("print(\"2 + 2 =\", 2 + 2)", "2 + 2 = 4"),
+            ("}\nfunc print(_ items: Any...) { Swift.print(\"2 + 2 = 5\") }\nfunc more() {", ""),
+            ("print(\"3 + 3 =\", 3 + 3)", "3 + 3 = 6"),
+        ])
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        let result = try coursebook(["check", folder.path, "--no-cache"])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.hasSuffix("3 passed, 1 failed\n"), "\(result)")
+        // The one failure is the brace, as the compiler reports it alone.
+        #expect(result.standardError.contains("01-hostile.md:20:1: error: extraneous '}' at top level"), "\(result)")
+    }
+
+    @Test func aRequiredSandboxThatCannotStartIsAnError() throws {
+        let folder = try course([("print(1)", "1")])
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        let result = try coursebook(["check", folder.path, "--no-cache", "--sandbox", "required"],
+                                    environment: ["PATH": "/nonexistent:" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
+                                                  "COURSEBOOK_LAUNCHER": "/nonexistent/launcher"])
+        #expect(result.status == 6, "\(result)")
+        #expect(result.standardError.contains("the sandbox is required (--sandbox required) and cannot start here: coursebook-launcher is not beside coursebook"), "\(result)")
+        let automatic = try coursebook(["check", folder.path, "--no-cache"],
+                                       environment: ["COURSEBOOK_LAUNCHER": "/nonexistent/launcher"])
+        #expect(automatic.status == 0, "\(automatic)")
+        #expect(automatic.standardError == "coursebook check: note: scenarios ran without the sandbox: coursebook-launcher is not beside coursebook (the build puts it there) ('--sandbox required' makes this an error)\n")
+    }
+}
