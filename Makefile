@@ -6,9 +6,10 @@ COURSE ?= lessons
 SITE ?= _site
 RELEASE := .build/release/coursebook
 DEBUG := .build/debug/coursebook
-# What a fresh Debian machine with the Swift toolchain lacks: cmark-gfm (parsing), tidy and
-# chromium (the site's tests). The bench also needs hugo, the peer it is measured against.
-DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev tidy chromium
+# What a fresh Debian machine with the Swift toolchain lacks: cmark-gfm (parsing), bubblewrap
+# (the scenarios' sandbox), tidy and chromium (the site's tests). The bench also needs hugo, the
+# peer it is measured against.
+DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev tidy chromium bubblewrap
 BENCH_PACKAGES := hugo
 # Pagefind, the site's search index, comes from PyPI (the pagefind-bin wheel ships its binary).
 PAGEFIND_PACKAGE := pagefind-bin
