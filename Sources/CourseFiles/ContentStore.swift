@@ -1,39 +1,80 @@
 import Foundation
+import Synchronization
 
 /// A folder of entries addressed by key: a SHA-256 of everything an entry depends on, so that
-/// an entry is never stale, only found or not. Each entry carries its key and a digest of its
-/// payload; an entry that does not match both (cut short, edited, copied under another name)
-/// is not found, and the work is simply done again.
+/// an entry is never stale, only found or not. Each entry carries its key and an HMAC of key
+/// and payload under this machine's secret (`CacheSecret`). An entry that does not verify (cut
+/// short, edited, copied under another name, written with another secret, forged) or is not a
+/// plain file (a symbolic link, a folder, a device) is refused: counted, never believed, and the
+/// work is done again and written over it.
 package struct ContentStore: Sendable {
     package var folder: String
+    /// Nil when there is no secret: nothing is read or written.
+    private var secret: [UInt8]?
+    /// Entries refused so far, shared by copies of this store.
+    private let refused: Refusals
 
-    package init(folder: String) {
+    package init(folder: String, secret: Result<CacheSecret, CacheSecretError> = CacheSecret.machine) {
         self.folder = folder
+        self.secret = try? secret.get().bytes
+        refused = Refusals()
+        // A store folder that is a symbolic link could lead the writes anywhere.
+        var info = stat()
+        if lstat(folder, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+            self.secret = nil
+            refused.folderProblem = "\(folder) is not a folder (a symbolic link?); the cache is not used"
+        } else if case .failure(let error) = secret {
+            refused.folderProblem = "no key to sign the cache with (\(error.reason)); the cache is not used"
+        }
     }
 
-    private static let magic = "coursebook-entry 1\n"
+    /// How many entries were refused, and why the store could not be used at all, if so.
+    package var refusals: Int { refused.count.load(ordering: .relaxed) }
+    package var problem: String? { refused.folderProblem }
+
+    private static let magic = "coursebook-entry 2\n"
+    /// Larger entries are not believed (a scenario's output is capped far below this).
+    private static let largestEntry = 64 << 20
 
     private func path(_ key: String, _ suffix: String) -> String { "\(folder)/\(key).\(suffix)" }
 
-    /// The payload stored under `key`, or nil when there is none or it does not verify.
+    private func signature(_ key: String, _ payload: some Sequence<UInt8>) -> String {
+        SHA256.hmac(key: secret ?? [], message: Array((key + "\n").utf8) + payload)
+    }
+
+    /// The payload stored under `key`, or nil when there is none or it is refused.
     package func read(_ key: String, suffix: String) -> [UInt8]? {
-        guard let bytes = readFile(atPath: path(key, suffix)) else { return nil }
-        let header = Array((Self.magic + key + "\n").utf8)
-        let digestEnd = header.count + 64
-        guard bytes.count > digestEnd, bytes.starts(with: header),
-              bytes[digestEnd] == UInt8(ascii: "\n") else { return nil }
-        let payload = Array(bytes[(digestEnd + 1)...])
-        guard String(decoding: bytes[header.count..<digestEnd], as: UTF8.self) == SHA256.hex(payload) else {
+        guard secret != nil else { return nil }
+        let descriptor = open(path(key, suffix), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            // No entry is the usual case; a symbolic link in its place is refused.
+            if errno == ELOOP { refused.count.add(1, ordering: .relaxed) }
             return nil
         }
-        return payload
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+              info.st_size <= Self.largestEntry else {
+            refused.count.add(1, ordering: .relaxed)
+            return nil
+        }
+        guard let bytes = readAll(descriptor, size: Int(info.st_size)) else { return nil }
+        let header = Array((Self.magic + key + "\n").utf8)
+        let signatureEnd = header.count + 64
+        guard bytes.count > signatureEnd, bytes.starts(with: header), bytes[signatureEnd] == UInt8(ascii: "\n"),
+              String(decoding: bytes[header.count..<signatureEnd], as: UTF8.self)
+                == signature(key, bytes[(signatureEnd + 1)...]) else {
+            refused.count.add(1, ordering: .relaxed)
+            return nil
+        }
+        return Array(bytes[(signatureEnd + 1)...])
     }
 
     /// Stores payloads by key. A store that cannot be written only makes the next run slower,
     /// so failures are ignored. The writes are spread over the cores: a cold run stores
     /// thousands.
     package func write(_ entries: [(key: String, payload: [UInt8])], suffix: String) {
-        guard !entries.isEmpty else { return }
+        guard !entries.isEmpty, secret != nil else { return }
         if !FileManager.default.fileExists(atPath: folder) {
             guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil else { return }
             // The folder ignores itself, wherever a course keeps it.
@@ -43,9 +84,28 @@ package struct ContentStore: Sendable {
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: entries.count, by: workers) {
                 let (key, payload) = entries[index]
-                let bytes = Array((Self.magic + key + "\n" + SHA256.hex(payload) + "\n").utf8) + payload
+                let bytes = Array((Self.magic + key + "\n" + signature(key, payload) + "\n").utf8) + payload
+                // A rename replaces whatever had the name, a refused link included.
                 try? writeAtomically(bytes, to: path(key, suffix), keepingPermissions: false)
             }
         }
     }
+
+    private func readAll(_ descriptor: Int32, size: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        while filled < size {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, size - filled) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+        }
+        return filled == size ? bytes : nil
+    }
+}
+
+/// Refusals of a store, counted across its copies and threads.
+private final class Refusals: Sendable {
+    let count = Atomic<Int>(0)
+    nonisolated(unsafe) var folderProblem: String?
 }

@@ -48,6 +48,27 @@ package struct SHA256 {
         }
     }
 
+    /// The digest's 32 bytes.
+    package mutating func finalizeBytes() -> [UInt8] {
+        let hex = Array(finalize().utf8)
+        func value(_ digit: UInt8) -> UInt8 { digit <= 57 ? digit - 48 : digit - 87 }
+        return stride(from: 0, to: 64, by: 2).map { value(hex[$0]) << 4 | value(hex[$0 + 1]) }
+    }
+
+    /// HMAC-SHA-256 (RFC 2104) of `message` under `key`, as 64 hexadecimal digits: only who
+    /// holds the key can make it.
+    package static func hmac(key: [UInt8], message: [UInt8]) -> String {
+        var block = key.count > 64 ? { var hash = SHA256(); hash.update(key); return hash.finalizeBytes() }() : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        var inner = SHA256()
+        inner.update(block.map { $0 ^ 0x36 })
+        inner.update(message)
+        var outer = SHA256()
+        outer.update(block.map { $0 ^ 0x5c })
+        outer.update(inner.finalizeBytes())
+        return outer.finalize()
+    }
+
     /// The digest as 64 lowercase hexadecimal digits.
     package mutating func finalize() -> String {
         let bitLength = length &* 8

@@ -66,6 +66,8 @@ package struct CheckReport: Sendable {
     /// Cache entries found but not believed (damaged, forged, written with another key, not a
     /// plain file), whose work was done again.
     package var cacheRefusals = 0
+    /// Why the cache could not be used at all, when so.
+    package var cacheProblem: String?
 
     package init(diagnostics: [Diagnostic], results: [ScenarioResult], rewrites: [LessonRewrite],
                  compiledCount: Int, cachedCount: Int, compilerRuns: Int, compilerVersion: String) {

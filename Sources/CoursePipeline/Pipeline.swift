@@ -274,7 +274,8 @@ package struct Pipeline: Sendable {
             course, findings: loaded.diagnostics + findings, facts: facts, outcomes: outcomes, run: run,
             compilerVersion: compiler.version, options: CheckOptions(strict: options.strict, update: update))
         report.sandbox = run.sandbox
-        report.cacheRefusals = run.cacheRefusals
+        report.cacheRefusals = run.cacheRefusals + reader.refusedEntries
+        report.cacheProblem = cacheFolder == nil ? nil : ContentStore(folder: cacheFolder!).problem
         return (Checked(report: report, cacheUsed: cacheFolder != nil), facts)
     }
 

@@ -76,6 +76,11 @@ struct ReportPrinter {
     func print(_ checked: Pipeline.Checked) {
         let report = checked.report
         for diagnostic in report.diagnostics { console.error(formatter.format(diagnostic)) }
+        if let problem = report.cacheProblem {
+            console.error("coursebook \(command): note: \(problem)")
+        } else if report.cacheRefusals > 0 {
+            console.error("coursebook \(command): note: \(report.cacheRefusals == 1 ? "1 cache entry" : "\(report.cacheRefusals) cache entries") not believed (damaged, forged, signed with another key, or not a plain file) and computed again")
+        }
         if case .unavailable(let reason) = report.sandbox {
             console.error("coursebook \(command): note: scenarios ran without the sandbox: \(reason) ('--sandbox required' makes this an error)")
         }

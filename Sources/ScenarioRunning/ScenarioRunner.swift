@@ -72,7 +72,8 @@ package struct ScenarioRunner: Sendable {
         let cachedCount = jobs.count - pending.count
         guard !pending.isEmpty else {
             return RunReport(outcomes: outcomes.map { $0! }, compiledCount: 0,
-                             cachedCount: cachedCount, compilerRuns: 0, diagnostics: [])
+                             cachedCount: cachedCount, compilerRuns: 0, diagnostics: [],
+                             cacheRefusals: cache?.store.refusals ?? 0)
         }
 
         let session = RunSession(runner: self, jobs: jobs, placement: placement)
@@ -95,7 +96,7 @@ package struct ScenarioRunner: Sendable {
         let diagnostics = coreErrors ?? []
         return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count,
                          cachedCount: cachedCount, compilerRuns: session.compilerRuns,
-                         diagnostics: diagnostics, sandbox: use)
+                         diagnostics: diagnostics, sandbox: use, cacheRefusals: cache?.store.refusals ?? 0)
     }
 }
 

@@ -42,11 +42,14 @@ package struct SwiftBlockReader: Sendable {
     /// every parse (tests count them).
     package init(storeFolder: String?, toolVersion: String, compilerVersion: String,
                  onParse: (@Sendable () -> Void)? = nil) {
-        store = storeFolder.map(ContentStore.init(folder:))
+        store = storeFolder.map { ContentStore(folder: $0) }
         self.toolVersion = toolVersion
         self.compilerVersion = compilerVersion
         self.onParse = onParse
     }
+
+    /// Stored readings that were found and not believed (see `ContentStore`).
+    package var refusedEntries: Int { store?.refusals ?? 0 }
 
     /// What a parse learned, apart from the HTML: all that a check reads.
     static let factsSuffix = "swift"

@@ -140,3 +140,47 @@ import Testing
         #expect(automatic.standardError == "coursebook check: note: scenarios ran without the sandbox: coursebook-launcher is not beside coursebook (the build puts it there) ('--sandbox required' makes this an error)\n")
     }
 }
+
+/// A cache that lies: entries cut short, forged, signed with another key or replaced by links
+/// are not believed, and the scenarios run again.
+@Suite(.serialized) struct CacheThatCannotLieTests {
+    @Test func refusedEntriesAreComputedAgain() throws {
+        let root = temporaryFolder("lying-cache")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cache = root.appendingPathComponent("cache")
+        let key = ["COURSEBOOK_CACHE_KEY": "first"]
+        let arguments = ["check", "passing", "--cache-dir", cache.path]
+        let cold = try coursebook(arguments, environment: key)
+        #expect(cold.status == 0 && cold.standardOutput.hasPrefix("compiled 2 scenarios"), "\(cold)")
+        let warm = try coursebook(arguments, environment: key)
+        #expect(warm.standardOutput.hasPrefix("compiled 0 scenarios"), "\(warm)")
+
+        let entries = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".out") }.sorted()
+        #expect(entries.count == 2)
+        // One cut short, one forged: the same entry with another output and its old signature.
+        let first = cache.appendingPathComponent(entries[0]).path
+        let second = cache.appendingPathComponent(entries[1]).path
+        let bytes = try #require(FileManager.default.contents(atPath: first))
+        try bytes.dropLast(1).write(to: URL(fileURLWithPath: first))
+        var forged = try String(contentsOfFile: second, encoding: .utf8)
+        forged = forged.replacingOccurrences(of: "\n", with: "\nforged ", options: .backwards,
+                                             range: forged.index(forged.endIndex, offsetBy: -2)..<forged.endIndex)
+        try forged.write(toFile: second, atomically: true, encoding: .utf8)
+        let damaged = try coursebook(arguments, environment: key)
+        #expect(damaged.status == 0, "\(damaged)")
+        #expect(damaged.standardOutput.hasPrefix("compiled 2 scenarios"), "\(damaged)")
+        #expect(damaged.standardError.contains("note: 2 cache entries not believed"), "\(damaged)")
+
+        // An entry that is a link to a file elsewhere.
+        try FileManager.default.removeItem(atPath: first)
+        try FileManager.default.createSymbolicLink(atPath: first, withDestinationPath: "/etc/hostname")
+        let linked = try coursebook(arguments, environment: key)
+        #expect(linked.standardOutput.hasPrefix("compiled 1 scenario "), "\(linked)")
+        #expect(linked.standardError.contains("note: 1 cache entry not believed"), "\(linked)")
+
+        // The whole cache, signed with another machine's key (a cache committed with a course).
+        let elsewhere = try coursebook(arguments, environment: ["COURSEBOOK_CACHE_KEY": "second"])
+        #expect(elsewhere.status == 0)
+        #expect(elsewhere.standardOutput.hasPrefix("compiled 2 scenarios"), "\(elsewhere)")
+    }
+}
