@@ -18,6 +18,9 @@ package struct Lesson: Sendable {
     package var introduction: Paragraph?
     /// Every link and image, at any depth, in document order.
     package var links: [LessonLink]
+    /// The file that holds the lesson, every link resolved (inside the course): what
+    /// `--update` writes. Nil for a lesson made in memory.
+    package var realPath: String?
 
     package init(fileName: String, path: String, source: SourceText, title: String?,
                  headings: [Heading], codeBlocks: [CodeBlock], scenarios: [Scenario],

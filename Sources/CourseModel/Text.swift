@@ -88,3 +88,20 @@ package func seconds(_ duration: Duration) -> String {
     if fraction == 0 { return "\(whole) s" }
     return String(format: "%.1f s", Double(whole) + Double(fraction) / 1e18)
 }
+
+/// `text` with every control character but the line end and the tab shown as `<U+001B>`, so
+/// that what a scenario printed, or a file's name, cannot drive the terminal or a CI log.
+package func escapingControls(_ text: String, keepingLines: Bool = false) -> String {
+    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control
+        && !(keepingLines && ($0 == "\n" || $0 == "\t")) }) else { return text }
+    var shown = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        if scalar.properties.generalCategory == .control, !(keepingLines && (scalar == "\n" || scalar == "\t")) {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            shown.append(contentsOf: "<U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)>".unicodeScalars)
+        } else {
+            shown.append(scalar)
+        }
+    }
+    return String(shown)
+}

@@ -152,7 +152,8 @@ package struct Pipeline: Sendable {
                 templates = try TemplateSet.load(
                     folder: URL(fileURLWithPath: folder, relativeTo: URL(fileURLWithPath: course.folderPath + "/"))
                         .standardizedFileURL.path,
-                    displayFolder: displayPath(course.folder, folder))
+                    displayFolder: displayPath(course.folder, folder),
+                    trustedRoot: Confinement.trustedRoot(ofCourse: course.folderPath))
             } else {
                 templates = try TemplateSet.builtIn()
             }

@@ -1,3 +1,5 @@
+import CourseFiles
+import CourseModel
 import Foundation
 
 /// The templates a site is written with: the page templates, checked against their schemas,
@@ -20,8 +22,11 @@ package struct TemplateSet: Sendable {
         try load(folder: nil, displayFolder: "built-in templates")
     }
 
-    /// The templates of `folder`; a file it does not have comes from the built-in ones.
-    package static func load(folder: String?, displayFolder: String) throws(TemplateError) -> TemplateSet {
+    /// The templates of `folder`; a file it does not have comes from the built-in ones. The
+    /// folder must lie inside `trustedRoot` (the course's repository), and no file of it may be
+    /// a link that leads out of it: what is copied into a site comes from the course alone.
+    package static func load(folder: String?, displayFolder: String,
+                             trustedRoot: String? = nil) throws(TemplateError) -> TemplateSet {
         var texts: [String: (text: String, display: String)] = [:]
         var assets: [String: [UInt8]] = [:]
         for (name, text) in embeddedTemplates {
@@ -36,15 +41,24 @@ package struct TemplateSet: Sendable {
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
                 throw TemplateError(template: displayFolder, line: 0, message: "no templates folder here")
             }
+            let real = Confinement.resolved(folder) ?? folder
+            if let trustedRoot, !Confinement.isInside(real, trustedRoot) {
+                throw TemplateError(template: displayFolder, line: 0,
+                                    message: "the templates folder lies outside the course's repository (\(trustedRoot)); a site is made from the course's own files")
+            }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             for name in names.sorted() where !name.hasPrefix(".") {
                 let path = folder + "/" + name
-                let display = displayFolder + "/" + name
+                let display = displayFolder + "/" + escapingControls(name)
                 var isSubfolder: ObjCBool = false
                 if FileManager.default.fileExists(atPath: path, isDirectory: &isSubfolder), isSubfolder.boolValue { continue }
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw TemplateError(template: display, line: 0, message: "cannot read the template")
+                guard let target = Confinement.resolved(path), Confinement.isInside(target, real) else {
+                    throw TemplateError(template: display, line: 0, message: "a symbolic link that leads out of the templates folder")
                 }
+                guard let bytes = readFile(atPath: target) else {
+                    throw TemplateError(template: display, line: 0, message: "cannot read the template (it must be a plain file)")
+                }
+                let data = Data(bytes)
                 if pageTemplates.contains(name) {
                     guard let text = String(data: data, encoding: .utf8) else {
                         throw TemplateError(template: display, line: 0, message: "template is not UTF-8")

@@ -1,8 +1,10 @@
 import CourseModel
 
 /// The one writer of diagnostics: `path:line:column: error: summary`, then `note:` lines, then
-/// the attachment (a diff, a program's output) as it is. Editors and tools read the first
-/// line; colour only when standard error is a terminal.
+/// the attachment (a diff, a program's output). Editors and tools read the first line; colour
+/// only when standard error is a terminal. Control characters from anything a lesson or a
+/// scenario wrote (an escape sequence, a carriage return) are shown as `<U+001B>`, never sent
+/// to the terminal or the CI log.
 struct DiagnosticFormatter {
     var colors: Bool
 
@@ -12,7 +14,8 @@ struct DiagnosticFormatter {
             lines.append(line(note.location, severity: "note", note.message))
         }
         if let attachment = diagnostic.attachment, !attachment.isEmpty {
-            lines.append(attachment.hasSuffix("\n") ? String(attachment.dropLast()) : attachment)
+            let shown = escapingControls(attachment, keepingLines: true)
+            lines.append(shown.hasSuffix("\n") ? String(shown.dropLast()) : shown)
         }
         return lines.joined(separator: "\n")
     }
@@ -20,10 +23,10 @@ struct DiagnosticFormatter {
     private func line(_ location: SourceLocation?, severity: String, _ message: String) -> String {
         var place = ""
         if let location {
-            place = location.line > 0 ? "\(location):" : "\(location.file):"
+            place = escapingControls(location.line > 0 ? "\(location):" : "\(location.file):")
             place += " "
         }
-        return place + paint(severity + ":", severity) + " " + message
+        return place + paint(severity + ":", severity) + " " + escapingControls(message)
     }
 
     private func paint(_ text: String, _ severity: String) -> String {

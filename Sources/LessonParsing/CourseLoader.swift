@@ -46,15 +46,24 @@ package enum CourseLoader {
         let config = try CourseConfigReader.read(Array(configData), file: configDisplay)
 
         var coreFiles: [CoreFile] = []
+        // Core files may lie beside the course, in its repository, but nowhere else.
+        let trusted = Confinement.trustedRoot(ofCourse: absolute)
         for relative in config.core {
             let path = URL(fileURLWithPath: relative, relativeTo: URL(fileURLWithPath: absolute + "/"))
                 .standardizedFileURL.path
             let shown = displayPath(display, relative)
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CourseReadError("core file '\(relative)' does not exist (\(shown))",
-                                      file: configDisplay, line: CourseConfigReader.line(of: relative, in: configData))
+            let line = CourseConfigReader.line(of: relative, in: configData)
+            guard let real = Confinement.resolved(path) else {
+                throw CourseReadError("core file '\(relative)' does not exist (\(shown))", file: configDisplay, line: line)
             }
-            let text = try decodeUTF8(Array(data), file: shown)
+            guard Confinement.isInside(real, trusted) else {
+                throw CourseReadError("core file '\(relative)' lies outside the course's repository (\(trusted)); a course reads only its own files",
+                                      file: configDisplay, line: line)
+            }
+            guard let data = readFile(atPath: real) else {
+                throw CourseReadError("core file '\(relative)' is not a readable file (\(shown))", file: configDisplay, line: line)
+            }
+            let text = try decodeUTF8(data, file: shown)
             coreFiles.append(CoreFile(name: URL(fileURLWithPath: path).lastPathComponent,
                                       path: path, displayPath: shown, text: text))
         }
@@ -69,13 +78,25 @@ package enum CourseLoader {
         guard !names.isEmpty else {
             throw CourseReadError("no lesson files: lessons are named NN-slug.md (01-intro.md ...)", file: display)
         }
+        if let strange = names.first(where: Confinement.hasControlCharacter) {
+            throw CourseReadError("a lesson file's name holds a control character (\(escapingControls(strange))); rename it",
+                                  file: display)
+        }
+        let courseReal = Confinement.resolved(absolute) ?? absolute
 
         let lessonFolder = absolute
         let lessonPages = Dictionary(uniqueKeysWithValues: names.map { ($0, Lesson.pageName(ofFile: $0)) })
         let read = names.concurrentMap { name -> Result<(Lesson, LessonDocument, [Diagnostic]), CourseReadError> in
             let shown = displayPath(display, name)
-            guard let bytes = readFile(atPath: lessonFolder + "/" + name) else {
-                return .failure(CourseReadError("cannot read the lesson file", file: shown))
+            // A lesson may be a link to another file of the course, never to one outside it.
+            guard let real = Confinement.resolved(lessonFolder + "/" + name) else {
+                return .failure(CourseReadError("the lesson is a symbolic link to nothing", file: shown))
+            }
+            guard Confinement.isInside(real, courseReal) else {
+                return .failure(CourseReadError("the lesson is a symbolic link to a file outside the course folder (\(real))", file: shown))
+            }
+            guard let bytes = readFile(atPath: real) else {
+                return .failure(CourseReadError("cannot read the lesson file (it must be a plain file)", file: shown))
             }
             let text: String
             do throws(CourseReadError) {
@@ -85,8 +106,9 @@ package enum CourseLoader {
             }
             let document = LessonMarkdown.parse(text, typography: config.typography, lessonPages: lessonPages,
                                                 counts: counts)
-            let (lesson, findings) = LessonAssembly.assemble(
+            var (lesson, findings) = LessonAssembly.assemble(
                 fileName: name, path: shown, source: SourceText(bytes), elements: document.elements)
+            lesson.realPath = real
             return .success((lesson, document, findings))
         }
         var lessons: [Lesson] = []

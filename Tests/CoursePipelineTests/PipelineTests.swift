@@ -117,9 +117,7 @@ struct PipelineTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let course = folder.appendingPathComponent("update")
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("update"), to: course)
-        let core = packageRoot.appendingPathComponent("Sources/Invalidation/Invalidation.swift").path
-        try #"{ "title": "Fixture", "language": "en", "core": ["\#(core)"] }"#
-            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        try giveInvalidationCore(to: course)
         var check = CheckCommandOptions()
         check.shared.course = course.path
         check.shared.cache = .none

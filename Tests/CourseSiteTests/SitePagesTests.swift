@@ -179,9 +179,7 @@ struct LessonLeadTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let course = folder.appendingPathComponent("course")
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("passing"), to: course)
-        let core = packageRoot.appendingPathComponent("Sources/Invalidation/Invalidation.swift").path
-        try #"{ "title": "Fixture", "language": "en", "core": ["\#(core)"] }"#
-            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        try giveInvalidationCore(to: course)
         try "# Lead\n\n*This lesson measures one thing. In two steps, with `code`.*\n\nThe body. More.\n"
             .write(to: course.appendingPathComponent("02-lead.md"), atomically: true, encoding: .utf8)
         try "# Mixed\n\n*Not* a lead. *Only* partly.\n"
@@ -205,9 +203,7 @@ struct PageWithoutScenariosTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let course = folder.appendingPathComponent("course")
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("passing"), to: course)
-        let core = packageRoot.appendingPathComponent("Sources/Invalidation/Invalidation.swift").path
-        try #"{ "title": "Fixture", "language": "en", "core": ["\#(core)"] }"#
-            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        try giveInvalidationCore(to: course)
         try "# Glossary\n\nThe words of the course.\n".write(to: course.appendingPathComponent("02-glossary.md"),
                                                            atomically: true, encoding: .utf8)
         var options = BuildCommandOptions()

@@ -203,10 +203,9 @@ import Testing
         let before = try Data(contentsOf: lesson)
         let first = try coursebook(["check", "update", "--update", "--no-cache"], in: course.deletingLastPathComponent())
         #expect(first.status == 0, "\(first)")
-        let core = packageRoot.appendingPathComponent("Sources/Invalidation/Invalidation.swift").path
         #expect(first.standardOutput == """
             update/01-lesson.md:10: updated the output block of the scenario at line 5
-            update/01-lesson.md:15: updated the core listing from \(core)
+            update/01-lesson.md:15: updated the core listing from update/Invalidation.swift
             update/01-lesson.md:112: inserted an output block for the scenario at line 18
             compiled 2 scenarios (1 swiftc run), cache not used
             2 passed, 0 failed
@@ -215,7 +214,7 @@ import Testing
 
         // Every byte outside the rewritten blocks is as it was: BOM, CRLF, trailing spaces,
         // the tilde fence, the indent of the listing, the missing final line end.
-        let coreLines = try String(contentsOfFile: core, encoding: .utf8)
+        let coreLines = try String(contentsOf: course.appendingPathComponent("Invalidation.swift"), encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             .map { $0.isEmpty ? "" : "   " + $0 }.joined(separator: "\r\n")
         let original = String(decoding: before, as: UTF8.self)

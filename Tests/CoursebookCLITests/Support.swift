@@ -45,12 +45,10 @@ func coursebook(_ arguments: [String], in folder: URL = fixtures, environment: [
                          standardError: String(decoding: watcher.standardError, as: UTF8.self))
 }
 
-/// A copy of a fixture course whose core path is absolute, so that it can live anywhere.
+/// A copy of a fixture course with its own copy of the core, so that it can live anywhere.
 func copyOfFixture(_ name: String) throws -> URL {
     let folder = temporaryFolder(name).appendingPathComponent(name)
     try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: folder)
-    let core = packageRoot.appendingPathComponent("Sources/Invalidation/Invalidation.swift").path
-    try #"{ "title": "Fixture", "language": "en", "core": ["\#(core)"] }"#
-        .write(to: folder.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+    try giveInvalidationCore(to: folder)
     return folder
 }
