@@ -143,7 +143,20 @@ func optionLines<Options>(_ table: [OptionSpec<Options>]) -> String {
     let rows = table.map { spec in
         (spec.names.joined(separator: ", ") + (spec.value.map { " \($0)" } ?? ""), spec.help)
     } + [("--help, -h", CommandLineTable.help)]
+    // One column for the names, as wide as the widest; the words wrap within 92 columns.
+    let width = (rows.map(\.0.count).max() ?? 0) + 2
     return rows.map { left, right in
-        "  " + left + String(repeating: " ", count: Swift.max(1, 21 - left.count)) + right
+        var lines: [String] = []
+        var line = ""
+        for word in right.split(separator: " ") {
+            if !line.isEmpty, 2 + width + line.count + 1 + word.count > 92 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        let indent = String(repeating: " ", count: 2 + width)
+        return "  " + left + String(repeating: " ", count: width - left.count) + lines.joined(separator: "\n" + indent)
     }.joined(separator: "\n")
 }

@@ -28,7 +28,8 @@ enum HelpText {
         \(optionLines(CommandLineTable.check))
 
         exit status: 0 all passed, 1 a scenario or a lesson failed, 2 the course cannot be read,
-                     5 no Swift compiler, 64 wrong usage
+                     5 no Swift compiler, 6 the sandbox is required and cannot start,
+                     64 wrong usage, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM
         """
 
     static let build = """
@@ -44,6 +45,7 @@ enum HelpText {
         exit status: 0 written, 1 the check failed, 2 the course cannot be read,
                      3 a template is invalid, 4 the site cannot be written there (or
                      pagefind, when installed, failed to index it),
-                     5 no Swift compiler, 64 wrong usage
+                     5 no Swift compiler, 6 the sandbox is required and cannot start,
+                     64 wrong usage, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM
         """
 }

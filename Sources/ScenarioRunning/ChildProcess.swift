@@ -166,6 +166,7 @@ package struct ChildProcess: Sendable {
         while waitpid(pid, &waitStatus, 0) == -1 && errno == EINTR {}
         if ended < 0 { kill(-pid, SIGKILL) }
         ProcessControl.ended(pid)
+        ProcessControl.holdIfStopping()
         ProcessControl.endOrphans()
         if reportsEnding {
             defer { close(endingPipe[0]) }

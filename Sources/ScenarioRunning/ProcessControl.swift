@@ -59,9 +59,18 @@ package enum ProcessControl {
         }
     }
 
+    /// Set when the run is being stopped: a thread whose child has just ended waits for the
+    /// exit instead of reporting the ending (a scenario killed by the stop is no result).
+    private static let stopping = Atomic<Bool>(false)
+
+    static func holdIfStopping() {
+        while stopping.load(ordering: .relaxed) { pause() }
+    }
+
     /// Ends every process of the run at once: each child's whole group, then the orphans. For
-    /// an interrupted run (a signal); the children are not waited for.
+    /// an interrupted run (a signal), which exits right after.
     package static func endAll() {
+        stopping.store(true, ordering: .relaxed)
         let groups = children.withLock { Array($0) }
         for pid in groups { kill(-pid, SIGKILL) }
         endOrphans()

@@ -24,11 +24,13 @@ import Testing
         return folder
     }
 
-    /// Processes whose command line holds `marker`.
+    /// Live processes (not zombies) whose command line holds `marker`.
     func processes(with marker: String) -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry -> String? in
             guard Int(entry) != nil,
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")"), !stat[stat.index(after: close)...].hasPrefix(" Z"),
                   let bytes = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
             let line = String(decoding: bytes.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
             return line.contains(marker) ? "\(entry): \(line)" : nil
@@ -124,6 +126,47 @@ import Testing
         #expect(result.standardOutput.hasSuffix("3 passed, 1 failed\n"), "\(result)")
         // The one failure is the brace, as the compiler reports it alone.
         #expect(result.standardError.contains("01-hostile.md:20:1: error: extraneous '}' at top level"), "\(result)")
+    }
+
+    /// SIGTERM, SIGINT or SIGKILL to coursebook while a scenario runs: no process of the run is
+    /// left, and a signal it can answer ends it with 143 or 130 and no scratch folder.
+    @Test(arguments: [SIGTERM, SIGINT, SIGKILL])
+    func aStoppedRunLeavesNoProcess(signal: Int32) throws {
+        let marker = "7777.\(Int.random(in: 100...999))"
+        let folder = try course([
+            ("""
+             import Glibc
+             print("running")
+             execv("/usr/bin/sleep", [strdup("sleep"), strdup("\(marker)"), nil])
+             """, "running"),
+        ])
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        let run = Process()
+        run.executableURL = URL(fileURLWithPath: coursebookBinary)
+        run.arguments = ["check", folder.path, "--no-cache", "--timeout", "120"]
+        run.standardOutput = FileHandle.nullDevice
+        run.standardError = FileHandle.nullDevice
+        try run.run()
+        let started = ContinuousClock.now
+        while processes(with: marker).isEmpty, ContinuousClock.now - started < .seconds(60) {
+            usleep(50_000)
+        }
+        #expect(!processes(with: marker).isEmpty, "the scenario never started")
+        kill(run.processIdentifier, signal)
+        run.waitUntilExit()
+        switch signal {
+        case SIGKILL: #expect(run.terminationReason == .uncaughtSignal)
+        case SIGINT: #expect(run.terminationStatus == 130)
+        default: #expect(run.terminationStatus == 143)
+        }
+        // The sandbox dies with its parent; give the kernel a moment to take it down.
+        let ended = ContinuousClock.now
+        while !processes(with: marker).isEmpty, ContinuousClock.now - ended < .seconds(5) { usleep(50_000) }
+        #expect(processes(with: marker).isEmpty, "left: \(processes(with: marker))")
+        if signal != SIGKILL {
+            let scratch = (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []
+            #expect(!scratch.contains { $0.hasPrefix("coursebook-\(run.processIdentifier)-") })
+        }
     }
 
     @Test func aRequiredSandboxThatCannotStartIsAnError() throws {
