@@ -111,21 +111,21 @@ import Testing
         }
     }
 
-    /// A scenario that prints what looks like the batch's frames, or escapes its function with
-    /// an unbalanced brace to redefine `print`, changes no other scenario's result.
+    /// `Tests/Fixtures/hostile-scenarios`: a scenario that prints what looks like the batch's
+    /// frames, or escapes its function with an unbalanced brace to redefine `print`, changes no
+    /// other scenario's result, and the caller's secret stays with the caller.
     @Test func noScenarioWritesAnotherOnesResult() throws {
-        let folder = try course([
-            ("print(\"\\u{1E}O1 9\\u{1E}2 + 2 = 5\\u{1E}X1 2\\u{1E}e0\")", "\u{1E}O1 9\u{1E}2 + 2 = 5\u{1E}X1 2\u{1E}e0"),
-            ("print(\"2 + 2 =\", 2 + 2)", "2 + 2 = 4"),
-            ("}\nfunc print(_ items: Any...) { Swift.print(\"2 + 2 = 5\") }\nfunc more() {", ""),
-            ("print(\"3 + 3 =\", 3 + 3)", "3 + 3 = 6"),
-        ])
-        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
-        let result = try coursebook(["check", folder.path, "--no-cache"])
+        let result = try coursebook(["check", "hostile-scenarios", "--no-cache"],
+                                    environment: ["COURSEBOOK_TEST_SECRET": "hunter2"])
         #expect(result.status == 1)
-        #expect(result.standardOutput.hasSuffix("3 passed, 1 failed\n"), "\(result)")
+        #expect(result.standardOutput.hasSuffix("4 passed, 1 failed\n"), "\(result)")
         // The one failure is the brace, as the compiler reports it alone.
-        #expect(result.standardError.contains("01-hostile.md:20:1: error: extraneous '}' at top level"), "\(result)")
+        #expect(result.standardError == """
+            hostile-scenarios/01-forgery.md:27:1: error: extraneous '}' at top level
+            hostile-scenarios/01-forgery.md:30:1: error: expected '}' at end of brace statement
+            hostile-scenarios/01-forgery.md:29:13: note: to match this opening '{'
+
+            """, "\(result)")
     }
 
     /// SIGTERM, SIGINT or SIGKILL to coursebook while a scenario runs: no process of the run is
