@@ -1,3 +1,4 @@
+import CourseModel
 import Foundation
 
 /// Stable anchors for headings: Turkish letters and other accents folded to ASCII, lowercase,
@@ -23,39 +24,9 @@ package struct AnchorNamer: Sendable {
         return candidate
     }
 
+    /// The slug of a heading (`foldedSlug`), `bolum` when it has no letter or digit.
     package static func slug(_ text: String) -> String {
-        var slug = ""
-        var pendingDash = false
-        for scalar in text.unicodeScalars {
-            for folded in fold(scalar) {
-                if folded.isASCII, folded.properties.isAlphabetic || ("0"..."9").contains(folded) {
-                    if pendingDash, !slug.isEmpty { slug += "-" }
-                    pendingDash = false
-                    slug.unicodeScalars.append(contentsOf: String(folded).lowercased().unicodeScalars)
-                } else if !folded.properties.isDiacritic, folded.properties.generalCategory != .nonspacingMark {
-                    pendingDash = true
-                }
-            }
-        }
+        let slug = foldedSlug(text)
         return slug.isEmpty ? "bolum" : slug
-    }
-
-    /// A letter without its accents: the letters of Turkish by hand (ı and İ have no
-    /// decomposition that gives i), the rest by canonical decomposition.
-    private static func fold(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
-        switch scalar {
-        case "ı", "İ": return ["i"]
-        case "ğ", "Ğ": return ["g"]
-        case "ş", "Ş": return ["s"]
-        case "ç", "Ç": return ["c"]
-        case "ö", "Ö": return ["o"]
-        case "ü", "Ü": return ["u"]
-        case "ß": return ["s", "s"]
-        case "æ", "Æ": return ["a", "e"]
-        case "ø", "Ø": return ["o"]
-        default:
-            return String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars
-                .filter { $0.properties.generalCategory != .nonspacingMark }
-        }
     }
 }
