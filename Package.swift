@@ -45,9 +45,10 @@ let layers: [(name: String, mayImport: [String])] = [
     ("ScenarioRunning", ["CourseModel", "CourseFiles", "CProcess"]),
     ("CourseChecking", ["CourseModel"]),
     ("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing"]),
+    ("CourseReports", ["CourseModel"]),
     ("CoursePipeline", ["CourseModel", "CourseFiles", "LessonParsing", "SwiftReading",
-                        "ScenarioRunning", "CourseChecking", "CourseSite"]),
-    ("CoursebookCLI", ["CourseModel", "CoursePipeline"]),
+                        "ScenarioRunning", "CourseChecking", "CourseSite", "CourseReports"]),
+    ("CoursebookCLI", ["CourseModel", "CourseReports", "CoursePipeline"]),
 ]
 
 /// Reaches the architecture forbids, checked when this manifest is read: a layer listed on
@@ -62,6 +63,7 @@ let forbiddenReaches: [(from: String, to: String)] = [
     ("SwiftReading", "LessonParsing"), ("SwiftReading", "ScenarioRunning"),
     ("ScenarioRunning", "LessonParsing"), ("ScenarioRunning", "SwiftReading"), ("ScenarioRunning", "CourseChecking"),
     ("CourseFiles", "CourseModel"),
+    ("CourseReports", "ScenarioRunning"), ("CourseReports", "LessonParsing"), ("CourseReports", "CourseSite"),
 ]
 /// Only these layers may import a C module.
 let cModuleOwners = ["CCmarkGFM": "LessonParsing", "CProcess": "ScenarioRunning"]
@@ -139,6 +141,10 @@ let package = Package(
             dependencies: dependencies(of: "CourseSite"),
             plugins: [.plugin(name: "EmbedTemplates")] + layerRules),
 
+        // A check's report written for people, tools and CI: text, JSON, JUnit XML, GitHub
+        // annotations; shards' JSON reports merged into one.
+        .target(name: "CourseReports", dependencies: dependencies(of: "CourseReports"), plugins: layerRules),
+
         // check and build as one pipeline of named steps.
         .target(name: "CoursePipeline", dependencies: dependencies(of: "CoursePipeline"), plugins: layerRules),
 
@@ -184,11 +190,12 @@ let package = Package(
                     dependencies: ["CourseChecking", "CourseModel", "LessonParsing", "TestSupport"]),
         .testTarget(name: "CourseSiteTests",
                     dependencies: ["CourseSite", "CourseModel", "CoursePipeline", "LessonParsing", "TestSupport"]),
+        .testTarget(name: "CourseReportsTests", dependencies: ["CourseReports", "CourseModel", "TestSupport"]),
         .testTarget(name: "CoursePipelineTests",
                     dependencies: ["CoursePipeline", "CourseModel", "CourseSite", "CourseChecking", "LessonParsing",
                                    "ScenarioRunning", "SwiftReading", "TestSupport"]),
         .testTarget(name: "CoursebookCLITests",
-                    dependencies: ["CoursebookCLI", "CoursePipeline", "CourseModel", "LessonParsing", "ScenarioRunning",
-                                   "TestSupport"]),
+                    dependencies: ["CoursebookCLI", "CoursePipeline", "CourseModel", "CourseReports", "LessonParsing",
+                                   "ScenarioRunning", "TestSupport"]),
     ]
 )

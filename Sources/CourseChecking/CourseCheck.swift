@@ -46,29 +46,41 @@ package enum CourseCheck {
 
     /// Everything the check found. `findings` are what earlier steps found (the lessons'
     /// structure, the site's words); `facts` what the Swift parser learned of each block;
-    /// `outcomes` what became of each scenario that ran.
+    /// `outcomes` what became of each scenario that ran, and `durations` how long each ran.
+    /// `scope` says what the report covers: a scenario that is not skipped and has no outcome
+    /// was not this check's to run (another lesson, another shard) and is left out; findings
+    /// of lessons outside the scope are left out, and findings that are nobody's scenario are
+    /// kept by the first shard only.
     package static func report(
         _ course: Course, findings: [Diagnostic], facts: CourseFacts,
         outcomes: [ScenarioPlace: ScenarioOutcome], run: RunReport, compilerVersion: String,
-        options: CheckOptions
+        options: CheckOptions, scope: CheckScope = .wholeCourse, durations: [ScenarioPlace: Duration] = [:]
     ) -> CheckReport {
-        var diagnostics = findings + LimitNoteRules.check(course.lessons, policy: course.config.limitNotes)
+        var diagnostics: [Diagnostic] = []
         var edits: [Int: [BlockRewrite.Edit]] = [:]
-        for (lessonIndex, lesson) in course.lessons.enumerated() {
-            let (blockFindings, coreEdits) = checkBlocks(of: lesson, coreFiles: course.coreFiles,
-                                                         findings: { facts[lessonIndex, $0.id]?.findings ?? [] },
-                                                         update: options.update)
-            diagnostics += blockFindings
-            if !coreEdits.isEmpty { edits[lessonIndex, default: []] += coreEdits }
+        if scope.judgesCourseRules {
+            diagnostics = findings + LimitNoteRules.check(course.lessons, policy: course.config.limitNotes)
+            for (lessonIndex, lesson) in course.lessons.enumerated() where scope.includes(lesson: lessonIndex) {
+                let (blockFindings, coreEdits) = checkBlocks(of: lesson, coreFiles: course.coreFiles,
+                                                             findings: { facts[lessonIndex, $0.id]?.findings ?? [] },
+                                                             update: options.update)
+                diagnostics += blockFindings
+                if !coreEdits.isEmpty { edits[lessonIndex, default: []] += coreEdits }
+            }
         }
+        // The core's own errors come with every share that compiled it: a shard that met them
+        // says so even when the first one ran nothing (merged reports keep one of each).
         diagnostics += run.diagnostics
 
         var results: [ScenarioResult] = []
-        for (lessonIndex, lesson) in course.lessons.enumerated() {
+        for (lessonIndex, lesson) in course.lessons.enumerated() where scope.includes(lesson: lessonIndex) {
             for (scenarioIndex, scenario) in lesson.scenarios.enumerated() {
-                guard let outcome = outcomes[ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex)] else {
-                    results.append(ScenarioResult(lessonIndex: lessonIndex, scenario: scenario,
-                                                  status: .skipped, outcome: nil))
+                let place = ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex)
+                guard let outcome = outcomes[place] else {
+                    if scenario.isSkipped, scope.judgesCourseRules {
+                        results.append(ScenarioResult(lessonIndex: lessonIndex, scenario: scenario,
+                                                      status: .skipped, outcome: nil))
+                    }
                     continue
                 }
                 let verdict = evaluate(scenario, outcome: outcome, in: lesson, update: options.update)
@@ -80,7 +92,9 @@ package enum CourseCheck {
                     }
                 }
                 results.append(ScenarioResult(lessonIndex: lessonIndex, scenario: scenario,
-                                              status: verdict.status, outcome: outcome))
+                                              status: verdict.status, outcome: outcome,
+                                              findings: options.strict ? verdict.findings.map(\.asError) : verdict.findings,
+                                              duration: durations[place]))
             }
         }
 
@@ -101,11 +115,19 @@ package enum CourseCheck {
             }
         }
 
+        if let chosen = scope.lessons {
+            // Rules that span the course were judged on all of it; only what lands in the
+            // chosen lessons (or in no lesson: course.json, the core) is kept.
+            let others = Set(course.lessons.indices.filter { !chosen.contains($0) }.map { course.lessons[$0].path })
+            diagnostics.removeAll { $0.location.map { others.contains($0.file) } ?? false }
+        }
         if options.strict { diagnostics = diagnostics.map { $0.severity == .warning ? $0.asError : $0 } }
-        return CheckReport(
+        var report = CheckReport(
             diagnostics: ordered(diagnostics, course: course), results: results, rewrites: rewrites,
             compiledCount: run.compiledCount, cachedCount: run.cachedCount,
             compilerRuns: run.compilerRuns, compilerVersion: compilerVersion)
+        report.scope = scope
+        return report
     }
 
     /// The rules of a lesson's blocks that need no run: illustrations parse, core listings

@@ -9,12 +9,27 @@ package struct ScenarioResult: Sendable {
     package var status: Status
     /// nil for a skipped scenario.
     package var outcome: ScenarioOutcome?
+    /// The findings that are this scenario's own (its diff, its compiler errors, its crash):
+    /// also among the report's diagnostics; reports attach them to the scenario.
+    package var findings: [Diagnostic]
+    /// How long its program ran (its share of a compile is not counted); nil when it did not
+    /// run here (from the cache, skipped, not compiled).
+    package var duration: Duration?
 
-    package init(lessonIndex: Int, scenario: Scenario, status: Status, outcome: ScenarioOutcome?) {
+    package init(lessonIndex: Int, scenario: Scenario, status: Status, outcome: ScenarioOutcome?,
+                 findings: [Diagnostic] = [], duration: Duration? = nil) {
         self.lessonIndex = lessonIndex
         self.scenario = scenario
         self.status = status
         self.outcome = outcome
+        self.findings = findings
+        self.duration = duration
+    }
+
+    /// Whether its output came from the cache instead of a run.
+    package var fromCache: Bool {
+        if case .completed(_, _, true) = outcome { return true }
+        return false
     }
 
     /// The output the page shows under the scenario: what it printed when it passed.
@@ -68,6 +83,9 @@ package struct CheckReport: Sendable {
     package var cacheRefusals = 0
     /// Why the cache could not be used at all, when so.
     package var cacheProblem: String?
+    /// What part of the course this report covers: the whole course, some of its lessons, or
+    /// a shard of its scenarios.
+    package var scope: CheckScope = .wholeCourse
 
     package init(diagnostics: [Diagnostic], results: [ScenarioResult], rewrites: [LessonRewrite],
                  compiledCount: Int, cachedCount: Int, compilerRuns: Int, compilerVersion: String) {
@@ -109,4 +127,53 @@ package struct CheckReport: Sendable {
     package var summaryLine: String {
         "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
+}
+
+/// What part of a course a check covers. The course is always read whole, and rules that span
+/// it (the numbering of limitation notes) are judged on all of it; the scope says which
+/// scenarios run and which findings the report keeps.
+package struct CheckScope: Sendable, Equatable {
+    /// The lessons whose scenarios run and whose findings are kept (by index in the course);
+    /// nil for every lesson.
+    package var lessons: Set<Int>?
+    /// A share of the course's scenarios (`--shard K/N`); nil for all of them.
+    package var shard: Shard?
+    /// The files the selected lessons are (as messages name them), for reports.
+    package var lessonPaths: [String]
+
+    package init(lessons: Set<Int>? = nil, shard: Shard? = nil, lessonPaths: [String] = []) {
+        self.lessons = lessons
+        self.shard = shard
+        self.lessonPaths = lessonPaths
+    }
+
+    package static let wholeCourse = CheckScope()
+
+    /// Whether findings that are nobody's scenario (the lessons' rules, course.json, the core)
+    /// belong to this report: on the whole course, on the chosen lessons, on shard 1 of N.
+    package var judgesCourseRules: Bool { shard.map { $0.index == 1 } ?? true }
+
+    /// Whether a lesson's scenarios run and its findings are kept.
+    package func includes(lesson index: Int) -> Bool { lessons?.contains(index) ?? true }
+}
+
+/// `--shard K/N`: the K-th of N shares of a course's scenarios (K from 1).
+package struct Shard: Sendable, Equatable, Codable, CustomStringConvertible {
+    package var index: Int
+    package var count: Int
+
+    package init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    /// `2/4`, or nil when the text is not `K/N` with 1 ≤ K ≤ N.
+    package init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+              count >= 1, count <= 1000, index >= 1, index <= count else { return nil }
+        self.init(index: index, count: count)
+    }
+
+    package var description: String { "\(index)/\(count)" }
 }

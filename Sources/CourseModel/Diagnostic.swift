@@ -105,4 +105,9 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case templateInvalid = "template-invalid"
     case siteNotWritten = "site-not-written"
     case checkFailed = "check-failed"
+    // Reports, the author's loop.
+    case reportNotWritten = "report-not-written"
+    case reportUnreadable = "report-unreadable"
+    case lessonNotCreated = "lesson-not-created"
+    case previewUnavailable = "preview-unavailable"
 }

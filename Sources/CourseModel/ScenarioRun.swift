@@ -163,10 +163,14 @@ package struct RunReport: Sendable {
     package var sandbox: SandboxUse
     /// Cache entries that were found but not believed, and computed again.
     package var cacheRefusals: Int
+    /// How long each job's program ran, in the order of the jobs; nil for one that did not run
+    /// (from the cache, not compiled). Empty when not measured.
+    package var durations: [Duration?]
 
     package init(outcomes: [ScenarioOutcome], compiledCount: Int, cachedCount: Int,
                  compilerRuns: Int, diagnostics: [Diagnostic], sandbox: SandboxUse = .notNeeded,
-                 cacheRefusals: Int = 0) {
+                 cacheRefusals: Int = 0, durations: [Duration?] = []) {
+        self.durations = durations
         self.outcomes = outcomes
         self.compiledCount = compiledCount
         self.cachedCount = cachedCount

@@ -1,4 +1,5 @@
 package import CourseModel
+package import CourseReports
 
 /// What `check` and `build` share.
 package struct SharedOptions: Sendable, Equatable {
@@ -23,6 +24,10 @@ package struct SharedOptions: Sendable, Equatable {
     package var sandbox: SandboxMode = .automatic
     /// `--compile-timeout`: how long one compiler run may take.
     package var compileTimeLimit: Duration = .seconds(300)
+    /// `--report FILE`: report files to write (`.json`, `.xml`), whatever the check found.
+    package var reports: [String] = []
+    /// `--format`: how findings are printed; nil to decide from the environment.
+    package var format: DiagnosticStyle?
 
     package init() {}
 }
@@ -32,6 +37,11 @@ package struct CheckCommandOptions: Sendable, Equatable {
     package var shared = SharedOptions()
     /// `--update`: rewrite `output` blocks and core listings from this run.
     package var update = false
+    /// Lesson files to check alone, inside their course (`check LESSON.md ...`); empty for
+    /// every lesson.
+    package var lessons: [String] = []
+    /// `--shard K/N`: this share of the scenarios only.
+    package var shard: Shard?
 
     package init() {}
 }
@@ -43,6 +53,47 @@ package struct BuildCommandOptions: Sendable, Equatable {
     package var out = ""
     /// Whether the site gets a search index when Pagefind is installed (`--no-search`: no).
     package var search = true
+
+    package init() {}
+}
+
+/// `coursebook watch`.
+package struct WatchCommandOptions: Sendable, Equatable {
+    package var shared = SharedOptions()
+    /// `--out`: rebuild the site here after each green check; nil for checks only.
+    package var out: String?
+    /// Whether a rebuilt site gets a search index when Pagefind is installed.
+    package var search = true
+
+    package init() {}
+}
+
+/// `coursebook serve`.
+package struct ServeCommandOptions: Sendable, Equatable {
+    package var shared = SharedOptions()
+    /// `--port`: the loopback port to serve on (0: any free one).
+    package var port: UInt16 = 8000
+    /// Whether the previewed site gets a search index when Pagefind is installed.
+    package var search = true
+
+    package init() {}
+}
+
+/// `coursebook new lesson TITLE [COURSE_DIR]`.
+package struct NewLessonOptions: Sendable, Equatable {
+    package var course = "lessons"
+    package var title = ""
+
+    package init() {}
+}
+
+/// `coursebook merge-reports SHARD.json ...`.
+package struct MergeReportsOptions: Sendable, Equatable {
+    /// The shards' JSON reports.
+    package var inputs: [String] = []
+    /// `--report FILE`: the merged report's files.
+    package var reports: [String] = []
+    package var format: DiagnosticStyle?
 
     package init() {}
 }

@@ -1,6 +1,7 @@
 import CourseChecking
 import CourseFiles
 package import CourseModel
+package import CourseReports
 package import CourseSite
 import Foundation
 import LessonParsing
@@ -52,11 +53,58 @@ package struct Pipeline: Sendable {
 
     package func check(_ options: CheckCommandOptions) throws(PipelineError) -> Checked {
         let loaded = try load(options.shared.course)
+        let scope = try scope(of: loaded.course, lessons: options.lessons, shard: options.shard)
         var checked = try check(loaded, findings: [], options: options.shared, update: options.update,
-                                forSite: false).checked
-        Self.release(loaded)
+                                forSite: false, scope: scope).checked
         checked.report = write(rewritesOf: checked.report)
+        try writeReports(checked, of: loaded.course, to: options.shared.reports)
+        Self.release(loaded)
         return checked
+    }
+
+    /// What `check LESSON.md ...` and `--shard K/N` leave to this run: the lessons named (each
+    /// must be a lesson file of the course), the share of the scenarios.
+    func scope(of course: Course, lessons: [String], shard: Shard?) throws(PipelineError) -> CheckScope {
+        guard !lessons.isEmpty else { return CheckScope(shard: shard) }
+        var chosen = Set<Int>()
+        for given in lessons {
+            let name = URL(fileURLWithPath: given).lastPathComponent
+            guard let index = course.lessons.firstIndex(where: { $0.fileName == name }) else {
+                let why = CourseLoader.isLessonFileName(name)
+                    ? "no such lesson in the course \(course.folder)"
+                    : "not a lesson file: lessons are named NN-slug.md (01-intro.md ...)"
+                throw PipelineError(.load, path: given, status: .courseUnreadable,
+                                    diagnostic: .error(.courseUnreadable, why, at: SourceLocation(file: given, line: 0, column: 0)))
+            }
+            chosen.insert(index)
+        }
+        return CheckScope(lessons: chosen, shard: shard,
+                          lessonPaths: chosen.sorted().map { course.lessons[$0].path })
+    }
+
+    /// `--report FILE`: each file written whole, whatever the check found. A file that cannot
+    /// be written stops the command (exit status 4), after the check's findings are shown.
+    func writeReports(_ checked: Checked, of course: Course, to paths: [String]) throws(PipelineError) {
+        guard !paths.isEmpty else { return }
+        try Self.write(ReportDocument(course: course, report: checked.report), to: paths, checked: checked)
+    }
+
+    /// A report document into files, each in the format its name asks for.
+    static func write(_ document: ReportDocument, to paths: [String], checked: Checked?) throws(PipelineError) {
+        for path in paths {
+            guard let kind = ReportKind(path: path) else {
+                throw PipelineError(.write, path: path, status: .usage, diagnostic: .error(
+                    .reportNotWritten, "a report is a .json or a .xml file", at: nil), checked: checked)
+            }
+            do {
+                let folder = (path as NSString).deletingLastPathComponent
+                if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+                try writeAtomically(kind.render(document), to: path, keepingPermissions: false)
+            } catch {
+                throw PipelineError(.write, path: path, status: .siteNotWritten, diagnostic: .error(
+                    .reportNotWritten, "cannot write the report \(path): \(error)", at: nil), checked: checked)
+            }
+        }
     }
 
     package func build(_ options: BuildCommandOptions) throws(PipelineError) -> Built {
@@ -97,6 +145,7 @@ package struct Pipeline: Sendable {
         let site = try prepare(loaded.course, out: validatingDestination ? options.out : nil)
         let (checked, facts) = try check(loaded, findings: site.findings, options: options.shared,
                                          update: false, forSite: true)
+        try writeReports(checked, of: loaded.course, to: options.shared.reports)
         guard checked.report.succeeded else {
             throw PipelineError(.check, path: options.out, status: .checkFailed,
                                 diagnostic: .error(.checkFailed, "the check failed; \(options.out) was not written", at: nil),
@@ -196,7 +245,7 @@ package struct Pipeline: Sendable {
     /// that a scenario's batching needs are read first; the rest are read while the compiler
     /// runs.
     func check(_ loaded: LoadedCourse, findings: [Diagnostic], options: SharedOptions, update: Bool,
-               forSite: Bool) throws(PipelineError) -> (checked: Checked, facts: CourseFacts) {
+               forSite: Bool, scope: CheckScope = .wholeCourse) throws(PipelineError) -> (checked: Checked, facts: CourseFacts) {
         let course = loaded.course
         let cacheFolder: String?
         switch options.cache {
@@ -216,18 +265,28 @@ package struct Pipeline: Sendable {
         let reader = SwiftBlockReader(storeFolder: cacheFolder, toolVersion: CoursebookVersion.current,
                                       compilerVersion: compiler.version,
                                       onParse: { counts.swiftParses.add(1, ordering: .relaxed) })
-        let toRun = CourseCheck.scenariosToRun(course)
+        var toRun = CourseCheck.scenariosToRun(course).filter { scope.includes(lesson: $0.place.lesson) }
         var facts = CourseFacts(course)
         // Every scenario is read whole before the compiler starts: its shape says whether a
         // batch can run it exactly as its own main.swift would.
         let coreNames = course.coreFiles.reduce(into: Set<String>()) { $0.formUnion(reader.globalNames(of: $1.text)) }
-        let readings = reader.read(toRun.map { ($0.source.code, forSite ? .highlighted : .problems) })
+        var readings = reader.read(toRun.map { ($0.source.code, forSite ? .highlighted : .problems) })
         for (scenario, reading) in zip(toRun, readings) {
             let block = course.lessons[scenario.place.lesson].scenarios[scenario.place.scenario].block
             facts[scenario.place.lesson, block.id] = Self.facts(reading)
         }
-        let jobs = Self.jobs(toRun.map(\.source), readings: readings, coreNames: coreNames,
-                             corePlaces: course.coreFiles.contains { PlaceLiterals.appear(in: $0.text) })
+        let corePlaces = course.coreFiles.contains { PlaceLiterals.appear(in: $0.text) }
+        var jobs = Self.jobs(toRun.map(\.source), readings: readings, coreNames: coreNames, corePlaces: corePlaces)
+        if let shard = scope.shard {
+            // Every shard reads every scenario's shape (from the cache, once it is warm) and
+            // computes the same split; it runs its own share.
+            let costs = jobs.map { ShardPlan.cost($0.shape, lines: $0.source.columnOffsets.count) }
+            let assignment = ShardPlan.assign(costs: costs, shards: shard.count)
+            let mine = assignment.indices.filter { assignment[$0] == shard.index - 1 }
+            toRun = mine.map { toRun[$0] }
+            readings = mine.map { readings[$0] }
+            jobs = mine.map { jobs[$0] }
+        }
 
         var settings = RunSettings()
         settings.timeLimit = options.timeLimit
@@ -270,10 +329,15 @@ package struct Pipeline: Sendable {
                 "the sandbox is required (--sandbox required) and cannot start here: \(reason)", at: nil))
         }
         var outcomes: [ScenarioPlace: ScenarioOutcome] = [:]
-        for (index, scenario) in toRun.enumerated() { outcomes[scenario.place] = run.outcomes[index] }
+        var durations: [ScenarioPlace: Duration] = [:]
+        for (index, scenario) in toRun.enumerated() {
+            outcomes[scenario.place] = run.outcomes[index]
+            if index < run.durations.count, let duration = run.durations[index] { durations[scenario.place] = duration }
+        }
         var report = CourseCheck.report(
             course, findings: loaded.diagnostics + findings, facts: facts, outcomes: outcomes, run: run,
-            compilerVersion: compiler.version, options: CheckOptions(strict: options.strict, update: update))
+            compilerVersion: compiler.version, options: CheckOptions(strict: options.strict, update: update),
+            scope: scope, durations: durations)
         report.sandbox = run.sandbox
         report.cacheRefusals = run.cacheRefusals + reader.refusedEntries
         report.cacheProblem = cacheFolder == nil ? nil : ContentStore(folder: cacheFolder!).problem

@@ -1,5 +1,6 @@
 import CourseModel
 import CoursePipeline
+import CourseReports
 
 /// `coursebook check [COURSE_DIR] [--update] [--strict] [--timeout S] [--no-cache] [--cache-dir D]`
 enum CheckCommand {

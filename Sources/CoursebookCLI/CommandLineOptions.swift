@@ -1,5 +1,6 @@
 import CourseModel
 import CoursePipeline
+import CourseReports
 
 /// A wrong command line, in words for the user.
 struct UsageError: Error, Equatable {
@@ -13,7 +14,18 @@ struct OptionSpec<Options>: Sendable {
     var names: [String]
     var value: String?
     var help: String
+    /// Whether the option may be given more than once (`--report a.json --report b.xml`).
+    var repeatable = false
     var apply: @Sendable (inout Options, String?) throws(UsageError) -> Void
+
+    init(names: [String], value: String?, help: String, repeatable: Bool = false,
+         apply: @escaping @Sendable (inout Options, String?) throws(UsageError) -> Void) {
+        self.names = names
+        self.value = value
+        self.help = help
+        self.repeatable = repeatable
+        self.apply = apply
+    }
 
     var isFlag: Bool { value == nil }
 }
@@ -61,11 +73,36 @@ enum CommandLineTable {
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
+    /// `--report` and `--format`: what a CI reads.
+    static func reporting<Options>(_ reports: WritableKeyPath<Options, [String]> & Sendable,
+                                   _ format: WritableKeyPath<Options, DiagnosticStyle?> & Sendable) -> [OptionSpec<Options>] {
+        [
+            OptionSpec(names: ["--report"], value: "FILE", help: "also write the result to FILE: JUnit XML when it ends in .xml, JSON when it ends in .json (repeatable)", repeatable: true) { options, file throws(UsageError) in
+                guard let file, ReportKind(path: file) != nil else {
+                    throw UsageError(message: "'--report' writes a .json or a .xml file, not '\(file ?? "")'")
+                }
+                options[keyPath: reports].append(file)
+            },
+            OptionSpec(names: ["--format"], value: "STYLE", help: "text, or github: findings as GitHub Actions annotations (the default when GITHUB_ACTIONS=true)") { options, text throws(UsageError) in
+                guard let text, let style = DiagnosticStyle(rawValue: text) else {
+                    throw UsageError(message: "'--format' is text or github, not '\(text ?? "")'")
+                }
+                options[keyPath: format] = style
+            },
+        ]
+    }
+
     static let check: [OptionSpec<CheckCommandOptions>] = [
         OptionSpec(names: ["--update"], value: nil, help: "rewrite 'output' and 'swift core' blocks from this run") { options, _ in
             options.update = true
         },
-    ] + shared(\.shared)
+        OptionSpec(names: ["--shard"], value: "K/N", help: "run the K-th of N shares of the scenarios (course-wide rules on 1/N only), for a CI matrix") { options, text throws(UsageError) in
+            guard let text, let shard = Shard(text) else {
+                throw UsageError(message: "'--shard' is K/N with 1 <= K <= N (2/4), not '\(text ?? "")'")
+            }
+            options.shard = shard
+        },
+    ] + shared(\.shared) + reporting(\.shared.reports, \.shared.format)
 
     static let build: [OptionSpec<BuildCommandOptions>] = [
         OptionSpec(names: ["--out"], value: "DIR", help: "the site's folder (required)") { options, folder in
@@ -74,7 +111,32 @@ enum CommandLineTable {
         OptionSpec(names: ["--no-search"], value: nil, help: "no search index, even when pagefind is installed") { options, _ in
             options.search = false
         },
+    ] + shared(\.shared) + reporting(\.shared.reports, \.shared.format)
+
+    static let watch: [OptionSpec<WatchCommandOptions>] = [
+        OptionSpec(names: ["--out"], value: "DIR", help: "also rebuild the site into DIR after each check that passes") { options, folder in
+            options.out = folder ?? ""
+        },
+        OptionSpec(names: ["--no-search"], value: nil, help: "no search index, even when pagefind is installed") { options, _ in
+            options.search = false
+        },
     ] + shared(\.shared)
+
+    static let serve: [OptionSpec<ServeCommandOptions>] = [
+        OptionSpec(names: ["--port"], value: "N", help: "the port on 127.0.0.1 (default 8000; 0 for any free one)") { options, text throws(UsageError) in
+            guard let text, let port = UInt16(text) else {
+                throw UsageError(message: "'--port' is a number from 0 to 65535, not '\(text ?? "")'")
+            }
+            options.port = port
+        },
+        OptionSpec(names: ["--no-search"], value: nil, help: "no search index, even when pagefind is installed") { options, _ in
+            options.search = false
+        },
+    ] + shared(\.shared)
+
+    static let newLesson: [OptionSpec<NewLessonOptions>] = []
+
+    static let mergeReports: [OptionSpec<MergeReportsOptions>] = reporting(\.reports, \.format)
 }
 
 /// What a command line asks for: the options, or the command's help.
@@ -90,6 +152,16 @@ extension Array {
     func parse<Options>(_ arguments: [String], into initial: Options,
                         course: WritableKeyPath<Options, String>) throws(UsageError) -> Parsed<Options>
     where Element == OptionSpec<Options> {
+        try parse(arguments, into: initial) { (options: inout Options, positionals: [String]) throws(UsageError) in
+            guard positionals.count <= 1 else { throw UsageError(message: "unexpected argument '\(positionals[1])'") }
+            if let folder = positionals.first { options[keyPath: course] = folder }
+        }
+    }
+
+    /// Parses as above, handing every positional argument, in order, to `positionals`.
+    func parse<Options>(_ arguments: [String], into initial: Options,
+                        positionals take: (inout Options, [String]) throws(UsageError) -> Void) throws(UsageError) -> Parsed<Options>
+    where Element == OptionSpec<Options> {
         var options = initial
         var positionals: [String] = []
         var given: Set<String> = []
@@ -99,7 +171,6 @@ extension Array {
             let argument = arguments[index]
             index += 1
             if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
-                guard positionals.isEmpty else { throw UsageError(message: "unexpected argument '\(argument)'") }
                 positionals.append(argument)
                 continue
             }
@@ -122,7 +193,9 @@ extension Array {
                 try spec.apply(&options, nil)
                 continue
             }
-            guard given.insert(spec.names[0]).inserted else { throw UsageError(message: "'\(name)' is given twice") }
+            guard given.insert(spec.names[0]).inserted || spec.repeatable else {
+                throw UsageError(message: "'\(name)' is given twice")
+            }
             if let inlineValue {
                 try spec.apply(&options, inlineValue)
             } else {
@@ -133,7 +206,7 @@ extension Array {
                 index += 1
             }
         }
-        if let folder = positionals.first { options[keyPath: course] = folder }
+        try take(&options, positionals)
         return .run(options)
     }
 }

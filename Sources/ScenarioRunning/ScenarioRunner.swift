@@ -81,6 +81,9 @@ package struct ScenarioRunner: Sendable {
         session.run(pending)
 
         let results = session.results
+        let ran = session.durations
+        var durations = [Duration?](repeating: nil, count: jobs.count)
+        for index in pending { durations[index] = ran[index] }
         let coreErrors = session.coreErrors
         var fresh: [(key: String, output: String)] = []
         for index in pending {
@@ -96,7 +99,8 @@ package struct ScenarioRunner: Sendable {
         let diagnostics = coreErrors ?? []
         return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count,
                          cachedCount: cachedCount, compilerRuns: session.compilerRuns,
-                         diagnostics: diagnostics, sandbox: use, cacheRefusals: cache?.store.refusals ?? 0)
+                         diagnostics: diagnostics, sandbox: use, cacheRefusals: cache?.store.refusals ?? 0,
+                         durations: durations)
     }
 }
 
@@ -111,6 +115,7 @@ private final class RunSession: Sendable {
 
     struct State {
         var results: [Int: ScenarioOutcome] = [:]
+        var durations: [Int: Duration] = [:]
         var compilerRuns = 0
         var coreErrors: [Diagnostic]?
         var programNumber = 0
@@ -139,6 +144,7 @@ private final class RunSession: Sendable {
     }
 
     var results: [Int: ScenarioOutcome] { state.withLock { $0.results } }
+    var durations: [Int: Duration] { state.withLock { $0.durations } }
     var compilerRuns: Int { state.withLock { $0.compilerRuns } }
     var coreErrors: [Diagnostic]? { state.withLock { $0.coreErrors } }
 
@@ -262,6 +268,7 @@ private final class RunSession: Sendable {
             }
             let outcomes = watcher.outcomes(after: termination)
             for (index, outcome) in outcomes { record([index], outcome) }
+            measured(watcher.durations())
             let before = remaining.count
             remaining.removeAll { outcomes[$0] != nil }
             if remaining.count == before {
@@ -338,6 +345,7 @@ private final class RunSession: Sendable {
             for (outcomeIndex, outcome) in watcher.outcomes(after: termination) {
                 record([outcomeIndex], outcome)
             }
+            measured(watcher.durations())
         } catch {
             record([index], .crashed(.exited(127), output: "", standardError: error.description))
         }
@@ -424,6 +432,10 @@ private final class RunSession: Sendable {
         state.withLock { state in
             for index in indices { state.results[index] = outcome }
         }
+    }
+
+    private func measured(_ durations: [Int: Duration]) {
+        state.withLock { $0.durations.merge(durations) { $1 } }
     }
 
     private func coreFile(_ path: String?) -> ScenarioRunner.CoreFile? {

@@ -22,6 +22,8 @@ struct ScenarioWatcher: ChildWatcher {
     private(set) var ended: [Int] = []
     /// The program broke the frame protocol: what it wrote cannot be trusted.
     private(set) var garbled = false
+    /// How long each scenario that ended ran, from its begin frame to its end frame.
+    private var ranFor: [Int: Duration] = [:]
 
     /// The scenario under way and when it began.
     private(set) var current: (index: Int, start: ContinuousClock.Instant)?
@@ -80,6 +82,7 @@ struct ScenarioWatcher: ChildWatcher {
                 }
                 endings[frame.index] = ending
                 ended.append(frame.index)
+                if let current, current.index == frame.index { ranFor[frame.index] = time - current.start }
                 current = nil
                 quietSince = time
             }
@@ -142,6 +145,14 @@ struct ScenarioWatcher: ChildWatcher {
             }
         }
         return outcomes
+    }
+
+    /// How long each scenario of this run ran; one still under way (stopped, or a program of
+    /// one scenario) until now.
+    func durations() -> [Int: Duration] {
+        var durations = ranFor
+        if let current { durations[current.index] = ContinuousClock.now - current.start }
+        return durations
     }
 
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

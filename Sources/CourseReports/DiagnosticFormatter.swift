@@ -5,10 +5,14 @@ import CourseModel
 /// only when standard error is a terminal. Control characters from anything a lesson or a
 /// scenario wrote (an escape sequence, a carriage return) are shown as `<U+001B>`, never sent
 /// to the terminal or the CI log.
-struct DiagnosticFormatter {
-    var colors: Bool
+package struct DiagnosticFormatter: Sendable {
+    package var colors: Bool
 
-    func format(_ diagnostic: Diagnostic) -> String {
+    package init(colors: Bool) {
+        self.colors = colors
+    }
+
+    package func format(_ diagnostic: Diagnostic) -> String {
         var lines = [line(diagnostic.location, severity: diagnostic.severity.rawValue, diagnostic.summary)]
         for note in diagnostic.notes {
             lines.append(line(note.location, severity: "note", note.message))

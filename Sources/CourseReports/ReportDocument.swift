@@ -1,0 +1,228 @@
+import CourseModel
+import Foundation
+
+/// A check's result as a file for tools (`--report result.json`): every scenario with its
+/// place, caption, status, expected and actual output, how long it ran and whether it came
+/// from the cache; every finding with its place. The README documents the schema
+/// (`docs/report.schema.json`); shards' documents merge into one (`ReportMerge`), and the
+/// JUnit report and GitHub annotations are written from it.
+package struct ReportDocument: Codable, Sendable, Equatable {
+    /// Always `coursebook-report`.
+    package var format: String
+    /// The schema's version: 1.
+    package var version: Int
+    /// coursebook's version.
+    package var tool: String
+    /// The compiler's version line.
+    package var compiler: String
+    /// The course folder as the command named it.
+    package var course: String
+    /// The course's title.
+    package var title: String
+    /// Every file of the course that findings can name, in the order reports list them:
+    /// course.json, the core files, the lessons in course order.
+    package var files: [String]
+    package var scope: Scope
+    /// Nothing failed and no finding is an error.
+    package var succeeded: Bool
+    package var summary: Summary
+    package var scenarios: [ScenarioEntry]
+    package var diagnostics: [Finding]
+
+    package static let formatName = "coursebook-report"
+    package static let currentVersion = 1
+
+    /// What part of the course the report covers.
+    package struct Scope: Codable, Sendable, Equatable {
+        /// The lessons checked when `check` was given lesson files; nil for all.
+        package var lessons: [String]?
+        /// `--shard K/N`; nil for all scenarios.
+        package var shard: Shard?
+    }
+
+    package struct Summary: Codable, Sendable, Equatable {
+        package var passed: Int
+        package var failed: Int
+        package var skipped: Int
+        package var errors: Int
+        package var warnings: Int
+        /// Scenarios compiled by this run, taken from the cache, and `swiftc` runs.
+        package var compiled: Int
+        package var fromCache: Int
+        package var compilerRuns: Int
+    }
+
+    /// One scenario.
+    package struct ScenarioEntry: Codable, Sendable, Equatable {
+        /// The lesson file, as messages name it.
+        package var file: String
+        /// The line of the scenario's opening fence.
+        package var line: Int
+        /// Its caption (the first comment line), or nil.
+        package var caption: String?
+        /// `passed`, `failed` or `skipped`.
+        package var status: String
+        /// The text of its `output` block; nil when it has none.
+        package var expected: String?
+        /// What it printed; nil when it did not run (skipped, did not compile).
+        package var actual: String?
+        /// Seconds its program ran; 0 when it did not run here.
+        package var duration: Double
+        /// Whether its output came from the result cache.
+        package var fromCache: Bool
+        /// Its own findings (the diff, the compiler's errors, how it crashed).
+        package var findings: [Finding]
+    }
+
+    /// One finding.
+    package struct Finding: Codable, Sendable, Hashable {
+        package var file: String?
+        /// 0 when the finding is about the whole file.
+        package var line: Int?
+        package var column: Int?
+        /// `error` or `warning`.
+        package var severity: String
+        /// The stable name of its kind (`output-mismatch` ...).
+        package var id: String
+        package var message: String
+        package var notes: [Note]
+        /// A unified diff or a program's output, lines as they are.
+        package var details: String?
+    }
+
+    package struct Note: Codable, Sendable, Hashable {
+        package var file: String?
+        package var line: Int?
+        package var column: Int?
+        package var message: String
+    }
+}
+
+extension ReportDocument {
+    /// The document of a check of `course`.
+    package init(course: Course, report: CheckReport, tool: String = CoursebookVersion.current) {
+        format = Self.formatName
+        version = Self.currentVersion
+        self.tool = tool
+        compiler = report.compilerVersion
+        self.course = course.folder
+        title = course.config.title
+        files = [course.configPath] + course.coreFiles.map(\.displayPath) + course.lessons.map(\.path)
+        scope = Scope(lessons: report.scope.lessons.map { _ in report.scope.lessonPaths }, shard: report.scope.shard)
+        succeeded = report.succeeded
+        summary = Summary(passed: report.passed, failed: report.failed, skipped: report.skipped,
+                          errors: report.errorCount, warnings: report.warningCount,
+                          compiled: report.compiledCount, fromCache: report.cachedCount,
+                          compilerRuns: report.compilerRuns)
+        scenarios = report.results.map { result in
+            let lesson = course.lessons[result.lessonIndex]
+            let status: String
+            switch result.status {
+            case .passed: status = "passed"
+            case .failed: status = "failed"
+            case .skipped: status = "skipped"
+            }
+            return ScenarioEntry(
+                file: lesson.path, line: result.scenario.line, caption: result.scenario.caption, status: status,
+                expected: result.scenario.expected?.code, actual: result.outcome.flatMap(Self.printed),
+                duration: result.duration.map(Self.seconds) ?? 0, fromCache: result.fromCache,
+                findings: result.findings.map(Finding.init))
+        }
+        diagnostics = report.diagnostics.map(Finding.init)
+    }
+
+    /// What a scenario printed, however it ended; nil when it never ran.
+    static func printed(_ outcome: ScenarioOutcome) -> String? {
+        switch outcome {
+        case let .completed(output, _, _): return output
+        case let .crashed(_, output, _), let .timedOut(_, output, _), let .outputCapped(_, output, _): return output
+        case .compileFailed, .coreFailed: return nil
+        }
+    }
+
+    /// Seconds, to the millisecond.
+    static func seconds(_ duration: Duration) -> Double {
+        let (whole, fraction) = duration.components
+        return (Double(whole) + Double(fraction) / 1e18).rounded(toPlaces: 3)
+    }
+
+    /// The document as JSON: keys sorted, indented, one final newline.
+    package func json() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Every value here encodes; a failure would be a bug in this type.
+        let data = try! encoder.encode(self)
+        return Array(data) + [UInt8(ascii: "\n")]
+    }
+
+    /// A document read back from a file's bytes, or why it is not one.
+    package static func read(_ bytes: [UInt8]) throws(ReportReadError) -> ReportDocument {
+        let document: ReportDocument
+        do {
+            document = try JSONDecoder().decode(ReportDocument.self, from: Data(bytes))
+        } catch {
+            throw ReportReadError(reason: "not a coursebook JSON report (\(Self.describe(error)))")
+        }
+        guard document.format == formatName else {
+            throw ReportReadError(reason: "not a coursebook JSON report (its format is '\(document.format)')")
+        }
+        guard document.version == currentVersion else {
+            throw ReportReadError(reason: "a report of version \(document.version); this coursebook reads version \(currentVersion)")
+        }
+        return document
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _)?: return "no '\(key.stringValue)'"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            return "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type"
+        case .dataCorrupted?: return "invalid JSON"
+        default: return "\(error)"
+        }
+    }
+
+    /// The findings as diagnostics again, for printing.
+    package var diagnosticValues: [Diagnostic] { diagnostics.compactMap(\.diagnostic) }
+}
+
+/// A file that is not a report coursebook can read.
+package struct ReportReadError: Error, Sendable, Equatable {
+    package var reason: String
+}
+
+extension ReportDocument.Finding {
+    package init(_ diagnostic: Diagnostic) {
+        file = diagnostic.location?.file
+        line = diagnostic.location?.line
+        column = diagnostic.location?.column
+        severity = diagnostic.severity.rawValue
+        id = diagnostic.id.rawValue
+        message = diagnostic.summary
+        notes = diagnostic.notes.map {
+            ReportDocument.Note(file: $0.location?.file, line: $0.location?.line, column: $0.location?.column,
+                                message: $0.message)
+        }
+        details = diagnostic.attachment
+    }
+
+    /// The finding as a diagnostic; nil when its kind or severity is not one this coursebook
+    /// knows.
+    package var diagnostic: Diagnostic? {
+        guard let kind = DiagnosticID(rawValue: id), let level = Diagnostic.Severity(rawValue: severity) else { return nil }
+        func place(_ file: String?, _ line: Int?, _ column: Int?) -> SourceLocation? {
+            file.map { SourceLocation(file: $0, line: line ?? 0, column: column ?? 0) }
+        }
+        return Diagnostic(level, kind, message, at: place(file, line, column),
+                          notes: notes.map { .init($0.message, at: place($0.file, $0.line, $0.column)) },
+                          attachment: details)
+    }
+}
+
+extension Double {
+    func rounded(toPlaces places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (self * scale).rounded() / scale
+    }
+}
