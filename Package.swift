@@ -46,8 +46,9 @@ let layers: [(name: String, mayImport: [String])] = [
     ("CourseChecking", ["CourseModel"]),
     ("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing"]),
     ("CourseReports", ["CourseModel"]),
+    ("PreviewServer", ["CourseModel", "CourseFiles", "CMicroHTTPD"]),
     ("CoursePipeline", ["CourseModel", "CourseFiles", "LessonParsing", "SwiftReading",
-                        "ScenarioRunning", "CourseChecking", "CourseSite", "CourseReports"]),
+                        "ScenarioRunning", "CourseChecking", "CourseSite", "CourseReports", "PreviewServer"]),
     ("CoursebookCLI", ["CourseModel", "CourseReports", "CoursePipeline"]),
 ]
 
@@ -64,9 +65,11 @@ let forbiddenReaches: [(from: String, to: String)] = [
     ("ScenarioRunning", "LessonParsing"), ("ScenarioRunning", "SwiftReading"), ("ScenarioRunning", "CourseChecking"),
     ("CourseFiles", "CourseModel"),
     ("CourseReports", "ScenarioRunning"), ("CourseReports", "LessonParsing"), ("CourseReports", "CourseSite"),
+    ("PreviewServer", "ScenarioRunning"), ("PreviewServer", "LessonParsing"), ("PreviewServer", "CourseSite"),
+    ("PreviewServer", "CourseChecking"), ("PreviewServer", "SwiftReading"),
 ]
 /// Only these layers may import a C module.
-let cModuleOwners = ["CCmarkGFM": "LessonParsing", "CProcess": "ScenarioRunning"]
+let cModuleOwners = ["CCmarkGFM": "LessonParsing", "CProcess": "ScenarioRunning", "CMicroHTTPD": "PreviewServer"]
 
 func reach(of layer: String) -> Set<String> {
     var found: Set<String> = []
@@ -106,6 +109,12 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
 
+        // GNU libmicrohttpd, the preview server's HTTP (only PreviewServer sees it).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+
         // pipe2 and posix_spawn_file_actions_addchdir_np, which Swift's Glibc does not show.
         .target(name: "CProcess"),
 
@@ -144,6 +153,10 @@ let package = Package(
         // A check's report written for people, tools and CI: text, JSON, JUnit XML, GitHub
         // annotations; shards' JSON reports merged into one.
         .target(name: "CourseReports", dependencies: dependencies(of: "CourseReports"), plugins: layerRules),
+
+        // `coursebook serve`: a built site on the loopback address through libmicrohttpd, with
+        // reload events and a failed check's diagnostics in place of the pages.
+        .target(name: "PreviewServer", dependencies: dependencies(of: "PreviewServer"), plugins: layerRules),
 
         // check and build as one pipeline of named steps.
         .target(name: "CoursePipeline", dependencies: dependencies(of: "CoursePipeline"), plugins: layerRules),
@@ -191,6 +204,7 @@ let package = Package(
         .testTarget(name: "CourseSiteTests",
                     dependencies: ["CourseSite", "CourseModel", "CoursePipeline", "LessonParsing", "TestSupport"]),
         .testTarget(name: "CourseReportsTests", dependencies: ["CourseReports", "CourseModel", "TestSupport"]),
+        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "CourseModel", "TestSupport"]),
         .testTarget(name: "CoursePipelineTests",
                     dependencies: ["CoursePipeline", "CourseModel", "CourseSite", "CourseChecking", "LessonParsing",
                                    "ScenarioRunning", "SwiftReading", "TestSupport"]),
