@@ -61,6 +61,8 @@ package struct ContentStore: Sendable {
         guard let bytes = readAll(descriptor, size: Int(info.st_size)) else { return nil }
         let header = Array((Self.magic + key + "\n").utf8)
         let signatureEnd = header.count + 64
+        // An entry an earlier version of the tool wrote is only a miss.
+        if !bytes.starts(with: Array(Self.magic.utf8)), bytes.starts(with: Array("coursebook-entry ".utf8)) { return nil }
         guard bytes.count > signatureEnd, bytes.starts(with: header), bytes[signatureEnd] == UInt8(ascii: "\n"),
               String(decoding: bytes[header.count..<signatureEnd], as: UTF8.self)
                 == signature(key, bytes[(signatureEnd + 1)...]) else {

@@ -42,6 +42,9 @@ package struct Pipeline: Sendable {
         package var assets: Int
         /// Files the lessons link to, copied into the site.
         package var linkedFiles: Int
+        /// How many of the pages are lessons, and whether one is the limitations page.
+        package var lessonPages: Int
+        package var limitationsPage: Bool
         /// How many pages the search index holds; nil when the site has none (Pagefind is not
         /// installed, or `--no-search`).
         package var searchPages: Int?
@@ -115,7 +118,8 @@ package struct Pipeline: Sendable {
         try write(staging.site, out: options.out)
         Self.release(input)
         return Built(checked: checked, pages: staging.pages, assets: staging.assets,
-                     linkedFiles: input.course.linkedFiles.count, searchPages: searchPages,
+                     linkedFiles: input.course.linkedFiles.count, lessonPages: input.course.lessons.count,
+                     limitationsPage: SitePages.hasLimitationsPage(input.course), searchPages: searchPages,
                      searchUnavailable: options.search && indexer == nil)
     }
 

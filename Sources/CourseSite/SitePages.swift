@@ -69,6 +69,12 @@ package struct SiteInput: Sendable {
 package enum SitePages {
     package static let indexPage = "index.html"
     package static let limitationsPage = "limitations.html"
+
+    /// Whether the site has a limitations page: only a course with limitation notes (a book
+    /// that measures nothing, `"limitNotes": "optional"`, may have none).
+    package static func hasLimitationsPage(_ course: Course) -> Bool {
+        course.lessons.contains { !$0.notes.isEmpty }
+    }
     package static let printPage = "print.html"
     package static let searchPage = "search.html"
     /// The anchor of the limitations page's explanation of what a limitation note is.
@@ -162,7 +168,8 @@ package enum SitePages {
         index["start"] = course.lessons.first.map { .record(["title": .text(title($0)), "href": .text(pageName($0))]) }
             ?? .record(["title": .text(""), "href": .text("")])
         index["scenarioTotal"] = .text(words.scenarioCount(verified.reduce(0, +)))
-        index["noteTotal"] = .text(words.noteCount(course.lessons.map(\.notes.count).reduce(0, +)))
+        let noteTotal = course.lessons.map(\.notes.count).reduce(0, +)
+        index["noteTotal"] = .text(noteTotal == 0 ? "" : words.noteCount(noteTotal))
         var indexFile = page(course.config.title, index, content: templates.index.render(index))
         indexFile.path = indexPage
         try sink.add(indexFile)
@@ -219,10 +226,12 @@ package enum SitePages {
             })
             return group
         })
-        var limitationsFile = page("\(words.limitations) · \(course.config.title)", limitations,
-                                   content: templates.limitations.render(limitations))
-        limitationsFile.path = limitationsPage
-        try sink.add(limitationsFile)
+        if hasLimitationsPage(course) {
+            var limitationsFile = page("\(words.limitations) · \(course.config.title)", limitations,
+                                       content: templates.limitations.render(limitations))
+            limitationsFile.path = limitationsPage
+            try sink.add(limitationsFile)
+        }
 
         // The whole course on one page: every lesson's body, its anchors made unique.
         var whole = common.values(current: nil, isPrint: true)
@@ -241,7 +250,7 @@ package enum SitePages {
         wholeFile.path = printPage
         try sink.add(wholeFile)
 
-        var pages = course.lessons.count + 3
+        var pages = course.lessons.count + (hasLimitationsPage(course) ? 3 : 2)
         if input.search {
             let values = common.values(current: nil, isSearch: true)
             var searchFile = page("\(words.search) · \(course.config.title)", values, content: templates.search.render(values))
@@ -328,7 +337,7 @@ private struct CommonValues: Sendable {
             "lang": .text(course.config.language),
             "courseTitle": .text(course.config.title),
             "indexHref": .text(SitePages.indexPage),
-            "limitationsHref": .text(SitePages.limitationsPage),
+            "limitationsHref": .text(SitePages.hasLimitationsPage(course) ? SitePages.limitationsPage : ""),
             "aboutNotesHref": .text("\(SitePages.limitationsPage)#\(SitePages.aboutNotesAnchor)"),
             "printHref": .text(SitePages.printPage),
             "searchHref": .text(search ? SitePages.searchPage : ""),

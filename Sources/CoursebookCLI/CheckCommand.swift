@@ -50,10 +50,10 @@ enum BuildCommand {
         do {
             let built = try Pipeline().build(options)
             printer.print(built.checked)
-            let searchable = built.searchPages != nil
-            let lessons = built.pages - (searchable ? 4 : 3)
+            let kinds = [counted(built.lessonPages, "lesson"), "index"] + (built.limitationsPage ? ["limitations"] : [])
+                + ["whole course"] + (built.searchPages != nil ? ["search"] : [])
             let linked = built.linkedFiles == 0 ? "" : "; \(counted(built.linkedFiles, "file")) the lessons link to"
-            console.out("wrote \(options.out): \(built.pages) pages (\(counted(lessons, "lesson")), index, limitations, whole course\(searchable ? ", search" : "")) and \(counted(built.assets, "asset"))\(linked)")
+            console.out("wrote \(options.out): \(built.pages) pages (\(kinds.joined(separator: ", "))) and \(counted(built.assets, "asset"))\(linked)")
             if let pages = built.searchPages {
                 console.out("search: pagefind indexed \(counted(pages, "page"))")
             } else if built.searchUnavailable {

@@ -24,9 +24,10 @@ import Testing
                 == FileManager.default.contents(atPath: fixtures.appendingPathComponent("language-book/\(image)").path))
 
         let pages = try FileManager.default.contentsOfDirectory(atPath: site.path).filter { $0.hasSuffix(".html") }.sorted()
-        // Five lessons, the index, the limitations, the whole course, the search page (Pagefind
-        // is installed by `make`).
-        #expect(pages.count == 9)
+        // Five lessons, the index, the whole course, the search page (Pagefind is installed by
+        // `make`); no limitations page for a course without limitation notes, and no link to one.
+        #expect(pages.count == 8)
+        #expect(!pages.contains("limitations.html"))
         var checkedLinks = 0
         for page in pages {
             let html = try String(contentsOf: site.appendingPathComponent(page), encoding: .utf8)
@@ -51,6 +52,8 @@ import Testing
         let protocols = try String(contentsOf: site.appendingPathComponent("02-protocols.html"), encoding: .utf8)
         #expect(protocols.contains("<img src=\"images/protocol.svg\""))
         #expect(protocols.contains("<a href=\"01-values.html#structures\">structures</a>"))
+        let index = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(!index.contains("imitation"), "the index speaks of limitations the course has not")
     }
 
     /// Every `href` and `src` that is not a web address (nor an inline image).
