@@ -110,4 +110,5 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case reportUnreadable = "report-unreadable"
     case lessonNotCreated = "lesson-not-created"
     case previewUnavailable = "preview-unavailable"
+    case watchUnavailable = "watch-unavailable"
 }

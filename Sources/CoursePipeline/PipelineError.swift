@@ -32,6 +32,8 @@ package enum ExitStatus: Int32, Error, CaseIterable, Sendable {
     case toolchainUnavailable = 5
     /// `--sandbox required`, and the sandbox cannot start here.
     case sandboxUnavailable = 6
+    /// `watch` cannot watch the course's files (inotify), or `serve` cannot listen on its port.
+    case watchOrServeUnavailable = 7
     /// Stopped by a signal: 128 + SIGHUP, SIGINT, SIGTERM (the shell's convention).
     case hangUp = 129
     case interrupted = 130

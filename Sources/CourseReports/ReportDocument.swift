@@ -48,7 +48,7 @@ package struct ReportDocument: Codable, Sendable, Equatable {
         package var warnings: Int
         /// Scenarios compiled by this run, taken from the cache, and `swiftc` runs.
         package var compiled: Int
-        package var fromCache: Int
+        package var cached: Int
         package var compilerRuns: Int
     }
 
@@ -69,7 +69,7 @@ package struct ReportDocument: Codable, Sendable, Equatable {
         /// Seconds its program ran; 0 when it did not run here.
         package var duration: Double
         /// Whether its output came from the result cache.
-        package var fromCache: Bool
+        package var cached: Bool
         /// Its own findings (the diff, the compiler's errors, how it crashed).
         package var findings: [Finding]
     }
@@ -112,7 +112,7 @@ extension ReportDocument {
         succeeded = report.succeeded
         summary = Summary(passed: report.passed, failed: report.failed, skipped: report.skipped,
                           errors: report.errorCount, warnings: report.warningCount,
-                          compiled: report.compiledCount, fromCache: report.cachedCount,
+                          compiled: report.compiledCount, cached: report.cachedCount,
                           compilerRuns: report.compilerRuns)
         scenarios = report.results.map { result in
             let lesson = course.lessons[result.lessonIndex]
@@ -125,7 +125,7 @@ extension ReportDocument {
             return ScenarioEntry(
                 file: lesson.path, line: result.scenario.line, caption: result.scenario.caption, status: status,
                 expected: result.scenario.expected?.code, actual: result.outcome.flatMap(Self.printed),
-                duration: result.duration.map(Self.seconds) ?? 0, fromCache: result.fromCache,
+                duration: result.duration.map(Self.seconds) ?? 0, cached: result.fromCache,
                 findings: result.findings.map(Finding.init))
         }
         diagnostics = report.diagnostics.map(Finding.init)
@@ -194,13 +194,14 @@ package struct ReportReadError: Error, Sendable, Equatable {
 extension ReportDocument.Finding {
     package init(_ diagnostic: Diagnostic) {
         file = diagnostic.location?.file
-        line = diagnostic.location?.line
-        column = diagnostic.location?.column
+        line = diagnostic.location.flatMap { $0.line > 0 ? $0.line : nil }
+        column = diagnostic.location.flatMap { $0.line > 0 && $0.column > 0 ? $0.column : nil }
         severity = diagnostic.severity.rawValue
         id = diagnostic.id.rawValue
         message = diagnostic.summary
         notes = diagnostic.notes.map {
-            ReportDocument.Note(file: $0.location?.file, line: $0.location?.line, column: $0.location?.column,
+            ReportDocument.Note(file: $0.location?.file, line: $0.location.flatMap { $0.line > 0 ? $0.line : nil },
+                                column: $0.location.flatMap { $0.line > 0 && $0.column > 0 ? $0.column : nil },
                                 message: $0.message)
         }
         details = diagnostic.attachment
@@ -224,5 +225,70 @@ extension Double {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         return (self * scale).rounded() / scale
+    }
+}
+
+// Every key is written, `null` where there is no value, so that a reader never has to tell a
+// missing key from an empty one (the schema requires them all).
+extension ReportDocument.Scope {
+    enum CodingKeys: String, CodingKey {
+        case lessons, shard
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(lessons, forKey: .lessons)
+        try container.encode(shard?.description, forKey: .shard)
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        lessons = try container.decodeIfPresent([String].self, forKey: .lessons)
+        let text = try container.decodeIfPresent(String.self, forKey: .shard)
+        shard = try text.map { text in
+            guard let shard = Shard(text) else {
+                throw DecodingError.dataCorruptedError(forKey: .shard, in: container, debugDescription: "not K/N")
+            }
+            return shard
+        }
+    }
+}
+
+extension ReportDocument.ScenarioEntry {
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encode(line, forKey: .line)
+        try container.encode(caption, forKey: .caption)
+        try container.encode(status, forKey: .status)
+        try container.encode(expected, forKey: .expected)
+        try container.encode(actual, forKey: .actual)
+        try container.encode(duration, forKey: .duration)
+        try container.encode(cached, forKey: .cached)
+        try container.encode(findings, forKey: .findings)
+    }
+}
+
+extension ReportDocument.Finding {
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encode(line, forKey: .line)
+        try container.encode(column, forKey: .column)
+        try container.encode(severity, forKey: .severity)
+        try container.encode(id, forKey: .id)
+        try container.encode(message, forKey: .message)
+        try container.encode(notes, forKey: .notes)
+        try container.encode(details, forKey: .details)
+    }
+}
+
+extension ReportDocument.Note {
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encode(line, forKey: .line)
+        try container.encode(column, forKey: .column)
+        try container.encode(message, forKey: .message)
     }
 }

@@ -72,7 +72,7 @@ package enum ReportMerge {
             errors: findings.filter { $0.severity == "error" }.count,
             warnings: findings.filter { $0.severity == "warning" }.count,
             compiled: ordered.reduce(0) { $0 + $1.summary.compiled },
-            fromCache: ordered.reduce(0) { $0 + $1.summary.fromCache },
+            cached: ordered.reduce(0) { $0 + $1.summary.cached },
             compilerRuns: ordered.reduce(0) { $0 + $1.summary.compilerRuns })
         merged.succeeded = merged.summary.failed == 0 && merged.summary.errors == 0
         return merged

@@ -1,23 +1,27 @@
 import CourseModel
 import CoursePipeline
 import CourseReports
+import Foundation
 
-/// `coursebook check [COURSE_DIR] [--update] [--strict] [--timeout S] [--no-cache] [--cache-dir D]`
+/// `coursebook check [COURSE_DIR | LESSON.md ...] [options]`
 enum CheckCommand {
     static func run(_ arguments: [String], console: Console) -> ExitStatus {
         let options: CheckCommandOptions
-        do {
-            switch try CommandLineTable.check.parse(arguments, into: CheckCommandOptions(), course: \.shared.course) {
+        do throws(UsageError) {
+            switch try CommandLineTable.check.parse(arguments, into: CheckCommandOptions(), positionals: targets) {
             case .help:
                 console.out(HelpText.check)
                 return .success
             case .run(let parsed):
                 options = parsed
             }
+            if options.shard != nil, options.update {
+                throw UsageError(message: "'--update' rewrites lessons and cannot run on a shard; run it without '--shard'")
+            }
         } catch {
             return Coursebook.usage("check", error, console: console)
         }
-        let printer = ReportPrinter(console: console, command: "check")
+        let printer = ReportPrinter(console: console, command: "check", style: options.shared.format)
         do {
             let checked = try Pipeline().check(options)
             printer.print(checked)
@@ -25,6 +29,36 @@ enum CheckCommand {
         } catch {
             return printer.print(error)
         }
+    }
+
+    /// What `check` is given: nothing (the course in `lessons`), one course folder, or lesson
+    /// files (names ending in `.md`) of one course folder, which is then their folder.
+    static func targets(_ options: inout CheckCommandOptions, _ positionals: [String]) throws(UsageError) {
+        guard let first = positionals.first else { return }
+        let lessons = positionals.filter { $0.hasSuffix(".md") }
+        guard !lessons.isEmpty else {
+            guard positionals.count == 1 else { throw UsageError(message: "unexpected argument '\(positionals[1])'") }
+            options.shared.course = first
+            return
+        }
+        if let folder = positionals.first(where: { !$0.hasSuffix(".md") }) {
+            throw UsageError(message: "give a course folder or lesson files, not both ('\(folder)' is not a lesson file)")
+        }
+        func folder(of lesson: String) -> String {
+            let parent = (lesson as NSString).deletingLastPathComponent
+            return parent.isEmpty ? "." : parent
+        }
+        func absolute(_ folder: String) -> String { URL(fileURLWithPath: folder).standardizedFileURL.path }
+        let course = folder(of: lessons[0])
+        if let stranger = lessons.first(where: { absolute(folder(of: $0)) != absolute(course) }) {
+            throw UsageError(message: "lesson files of one course only: '\(stranger)' is not in the folder of '\(lessons[0])'")
+        }
+        var seen: Set<String> = []
+        for lesson in lessons where !seen.insert((lesson as NSString).lastPathComponent).inserted {
+            throw UsageError(message: "'\(lesson)' is given twice")
+        }
+        options.shared.course = course
+        options.lessons = lessons
     }
 }
 
@@ -46,22 +80,29 @@ enum BuildCommand {
         } catch {
             return Coursebook.usage("build", error, console: console)
         }
-        let printer = ReportPrinter(console: console, command: "build")
+        let printer = ReportPrinter(console: console, command: "build", style: options.shared.format)
         do {
             let built = try Pipeline().build(options)
             printer.print(built.checked)
-            let kinds = [counted(built.lessonPages, "lesson"), "index"] + (built.limitationsPage ? ["limitations"] : [])
-                + ["whole course"] + (built.searchPages != nil ? ["search"] : [])
-            let linked = built.linkedFiles == 0 ? "" : "; \(counted(built.linkedFiles, "file")) the lessons link to"
-            console.out("wrote \(options.out): \(built.pages) pages (\(kinds.joined(separator: ", "))) and \(counted(built.assets, "asset"))\(linked)")
-            if let pages = built.searchPages {
-                console.out("search: pagefind indexed \(counted(pages, "page"))")
-            } else if built.searchUnavailable {
-                console.out("search: pagefind is not installed, so the site has no search ('pip install pagefind-bin' adds it)")
-            }
+            printWritten(built, to: options.out, console: console)
             return .success
         } catch {
             return printer.print(error)
+        }
+    }
+}
+
+extension BuildCommand {
+    /// What a build wrote: its pages, assets and linked files, and its search index.
+    static func printWritten(_ built: Pipeline.Built, to out: String, console: Console) {
+        let kinds = [counted(built.lessonPages, "lesson"), "index"] + (built.limitationsPage ? ["limitations"] : [])
+            + ["whole course"] + (built.searchPages != nil ? ["search"] : [])
+        let linked = built.linkedFiles == 0 ? "" : "; \(counted(built.linkedFiles, "file")) the lessons link to"
+        console.out("wrote \(out): \(built.pages) pages (\(kinds.joined(separator: ", "))) and \(counted(built.assets, "asset"))\(linked)")
+        if let pages = built.searchPages {
+            console.out("search: pagefind indexed \(counted(pages, "page"))")
+        } else if built.searchUnavailable {
+            console.out("search: pagefind is not installed, so the site has no search ('pip install pagefind-bin' adds it)")
         }
     }
 }
@@ -71,12 +112,30 @@ enum BuildCommand {
 struct ReportPrinter {
     var console: Console
     var command: String
+    /// `text`: findings on standard error for people and editors; `github`: as workflow
+    /// commands on standard output, which GitHub shows on the lines of a pull request.
+    var style: DiagnosticStyle
+
+    /// `--format` when given, else `github` inside GitHub Actions.
+    init(console: Console, command: String, style: DiagnosticStyle?) {
+        self.console = console
+        self.command = command
+        self.style = DiagnosticStyle.resolve(style, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// One finding, in the chosen style.
+    func show(_ diagnostic: Diagnostic) {
+        switch style {
+        case .text: console.error(formatter.format(diagnostic))
+        case .github: console.out(GitHubAnnotations.annotation(diagnostic))
+        }
+    }
 
     var formatter: DiagnosticFormatter { DiagnosticFormatter(colors: console.colorsErrors) }
 
     func print(_ checked: Pipeline.Checked) {
         let report = checked.report
-        for diagnostic in report.diagnostics { console.error(formatter.format(diagnostic)) }
+        for diagnostic in report.diagnostics { show(diagnostic) }
         if let problem = report.cacheProblem {
             console.error("coursebook \(command): note: \(problem)")
         } else if report.cacheRefusals > 0 {
@@ -88,9 +147,9 @@ struct ReportPrinter {
         for update in report.updates {
             console.out("\(update.location.file):\(update.location.line): \(update.summary)")
         }
-        console.out(Self.statistics(report, cacheUsed: checked.cacheUsed))
-        if report.errorCount > 0 || report.warningCount > 0 {
-            console.out(counted(report.errorCount, "error") + ", " + counted(report.warningCount, "warning"))
+        console.out(ReportText.statistics(report, cacheUsed: checked.cacheUsed))
+        if let counts = ReportText.findingCounts(errors: report.errorCount, warnings: report.warningCount) {
+            console.out(counts)
         }
         console.out(report.summaryLine)
     }
@@ -99,24 +158,16 @@ struct ReportPrinter {
     /// exit status.
     func print(_ error: PipelineError) -> ExitStatus {
         if let checked = error.checked { print(checked) }
+        if style == .github {
+            console.out(GitHubAnnotations.annotation(error.diagnostic))
+        }
         if error.diagnostic.location == nil {
             console.error("coursebook \(command): \(error.diagnostic.summary)")
-        } else {
+        } else if style == .text {
             console.error(formatter.format(error.diagnostic))
         }
         return error.status
     }
 
-    /// `compiled 3 scenarios (1 swiftc run), 297 from the cache`
-    static func statistics(_ report: CheckReport, cacheUsed: Bool) -> String {
-        var line = "compiled " + counted(report.compiledCount, "scenario")
-        if report.compilerRuns > 0 { line += " (\(counted(report.compilerRuns, "swiftc run")))" }
-        line += cacheUsed ? ", \(report.cachedCount) from the cache" : ", cache not used"
-        return line
-    }
 }
 
-/// `1 lesson`, `3 lessons`.
-func counted(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
-}

@@ -27,13 +27,29 @@ package enum Coursebook {
             return CheckCommand.run(rest, console: console)
         case "build":
             return BuildCommand.run(rest, console: console)
+        case "watch":
+            return WatchCommand.run(rest, console: console)
+        case "serve":
+            return ServeCommand.run(rest, console: console)
+        case "new":
+            return NewCommand.run(rest, console: console)
+        case "merge-reports":
+            return MergeReportsCommand.run(rest, console: console)
         case "help":
             return help(rest.first, console: console)
         case "--help", "-h":
             console.out(HelpText.overview)
             return .success
         case "--version":
+            guard rest.isEmpty else {
+                console.error("coursebook: '--version' takes no argument\nsee 'coursebook --help'")
+                return .usage
+            }
             console.out("coursebook \(CoursebookVersion.current)")
+            switch Pipeline().compiler() {
+            case .success(let compiler): console.out("scenarios run with: \(compiler.version) (\(compiler.path))")
+            case .failure(let error): console.out("scenarios run with: no compiler: \(error.diagnostic.summary)")
+            }
             return .success
         default:
             console.error("coursebook: unknown command '\(command)'\n\n" + HelpText.overview)
@@ -46,8 +62,12 @@ package enum Coursebook {
         case nil: console.out(HelpText.overview)
         case "check": console.out(HelpText.check)
         case "build": console.out(HelpText.build)
+        case "watch": console.out(HelpText.watch)
+        case "serve": console.out(HelpText.serve)
+        case "new": console.out(HelpText.new)
+        case "merge-reports": console.out(HelpText.mergeReports)
         case let other?:
-            console.error("coursebook help: no command '\(other)' (commands: check, build)")
+            console.error("coursebook help: no command '\(other)' (commands: check, build, watch, serve, new, merge-reports)")
             return .usage
         }
         return .success

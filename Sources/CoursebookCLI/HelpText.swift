@@ -7,29 +7,37 @@ enum HelpText {
         usage: coursebook <command> [options]
 
         commands:
-          check [COURSE_DIR]            run every scenario and compare it with its output block
-          build [COURSE_DIR] --out DIR  check, then write the site into DIR
-          help [COMMAND]                show help for a command
+          check [COURSE_DIR | LESSON.md ...]  run the scenarios, compare each with its output block
+          build [COURSE_DIR] --out DIR        check, then write the site into DIR
+          watch [COURSE_DIR] [--out DIR]      check again after every change (and rebuild the site)
+          serve [COURSE_DIR] [--port N]       watch, and preview the site on 127.0.0.1
+          new lesson TITLE [COURSE_DIR]       write the course's next lesson from a skeleton
+          merge-reports SHARD.json ...        join the JSON reports of 'check --shard' into one
+          help [COMMAND]                      show help for a command
 
         options:
-          --help, -h                    show this help
-          --version                     show the version
+          --help, -h                          show this help
+          --version                           show the version and the compiler scenarios run with
 
         COURSE_DIR defaults to 'lessons'. 'coursebook <command> --help' shows a command's options.
         """
 
     static let check = """
-        usage: coursebook check [COURSE_DIR] [options]
+        usage: coursebook check [COURSE_DIR | LESSON.md ...] [options]
 
         Runs every scenario of the course (default 'lessons') and compares what it prints with
-        its 'output' block; checks core listings, limitation notes and illustrations.
+        its 'output' block; checks core listings, limitation notes and illustrations. Given
+        lesson files (names ending in .md) of one course folder, runs only their scenarios;
+        rules that span the course (the numbering of limitation notes) are still judged on
+        all of it.
 
         options:
         \(optionLines(CommandLineTable.check))
 
         exit status: 0 all passed, 1 a scenario or a lesson failed, 2 the course cannot be read,
-                     5 no Swift compiler, 6 the sandbox is required and cannot start,
-                     64 wrong usage, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM
+                     4 a report cannot be written, 5 no Swift compiler, 6 the sandbox is
+                     required and cannot start, 64 wrong usage,
+                     129/130/143 stopped by SIGHUP/SIGINT/SIGTERM
         """
 
     static let build = """
@@ -43,9 +51,77 @@ enum HelpText {
         \(optionLines(CommandLineTable.build))
 
         exit status: 0 written, 1 the check failed, 2 the course cannot be read,
-                     3 a template is invalid, 4 the site cannot be written there (or
-                     pagefind, when installed, failed to index it),
+                     3 a template is invalid, 4 the site (or a report) cannot be written
+                     there, or pagefind, when installed, failed to index it,
                      5 no Swift compiler, 6 the sandbox is required and cannot start,
                      64 wrong usage, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM
+        """
+
+    static let watch = """
+        usage: coursebook watch [COURSE_DIR] [--out DIR] [options]
+
+        Checks the course (default 'lessons') now and again after every change to a lesson,
+        course.json, a core file or a template: the kernel says when a file changes (inotify),
+        a burst of saves is one change, and the result cache runs only the scenarios that
+        changed. With --out, the site is rebuilt into DIR after each check that passes. Each
+        round prints what changed and what 'check' prints. Ctrl-C stops it; nothing is left
+        half-written.
+
+        options:
+        \(optionLines(CommandLineTable.watch))
+
+        exit status: 2 the course folder is not there, 4 DIR cannot hold a site,
+                     5 no Swift compiler, 6 the sandbox is required and cannot start,
+                     7 the files cannot be watched, 64 wrong usage,
+                     129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (the usual end)
+        """
+
+    static let serve = """
+        usage: coursebook serve [COURSE_DIR] [--port N] [options]
+
+        Watches the course (default 'lessons') as 'watch --out' does, into a temporary folder,
+        and serves that site on http://127.0.0.1:N/ for a browser on this machine. An open page
+        reloads after every round: to the new site when the check passed, to what the check
+        found when it did not. The reloading script is added only by this server, never to a
+        site on disk. Ctrl-C stops it and removes the temporary folder.
+
+        options:
+        \(optionLines(CommandLineTable.serve))
+
+        exit status: 2 the course folder is not there, 5 no Swift compiler, 6 the sandbox is
+                     required and cannot start, 7 the port cannot be listened on or the files
+                     cannot be watched, 64 wrong usage,
+                     129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (the usual end)
+        """
+
+    static let new = """
+        usage: coursebook new lesson TITLE [COURSE_DIR]
+
+        Writes the next lesson of the course (default 'lessons'): NN-slug.md, numbered after
+        the last lesson and named from TITLE, with a title, an opening, a measurement section
+        with a scenario, an empty 'output' block and a limitation note with the next free
+        number. 'coursebook check --update' then fills in the output. An existing file is
+        never written over.
+
+        options:
+        \(optionLines(CommandLineTable.newLesson))
+
+        exit status: 0 written, 2 the course cannot be read, 4 the file cannot be written
+                     (or exists), 64 wrong usage
+        """
+
+    static let mergeReports = """
+        usage: coursebook merge-reports SHARD.json ... [options]
+
+        Joins the JSON reports of 'check --shard K/N --report FILE.json' (every K of one N, in
+        any order) into one verdict: the scenarios and findings of the whole course, as one
+        check of it reports them. Prints the findings and the tally like 'check'.
+
+        options:
+        \(optionLines(CommandLineTable.mergeReports))
+
+        exit status: 0 all passed, 1 a scenario or a lesson failed, 2 a report cannot be read
+                     or the reports do not make one whole course, 4 a report cannot be
+                     written, 64 wrong usage
         """
 }

@@ -123,7 +123,9 @@ package final class PreviewServer: @unchecked Sendable {
         var headers: [(String, String)] = []
     }
 
-    /// The answer to a request that is not an event stream.
+    /// The answer to a request that is not an event stream: a file of the site (an HTML page
+    /// with the reload script), or, while the check has not passed, the server's own page in
+    /// place of every page of the site.
     func answer(method: String, path: String) -> Answer {
         guard method == "GET" || method == "HEAD" else {
             return Answer(status: 405, type: "text/plain; charset=utf-8",
@@ -132,37 +134,36 @@ package final class PreviewServer: @unchecked Sendable {
         }
         let (content, generation) = current()
         let file = SiteRequest.file(for: path, in: root)
-        let wantsPage = path.hasSuffix("/") || path.hasSuffix(".html") || path.hasSuffix(".htm")
-        switch content {
-        case .pending where wantsPage:
-            return page(ownPage(heading: "Checking the course…", text: "The page opens when the first check ends.",
-                                generation: generation))
-        case .failure(let heading, let text) where wantsPage:
-            return page(ownPage(heading: heading, text: text, generation: generation))
-        default:
-            break
+        let asksForPage = file.map { SiteRequest.contentType(of: $0).hasPrefix("text/html") }
+            ?? (path.hasSuffix("/") || path.hasSuffix(".html"))
+        if asksForPage {
+            switch content {
+            case .pending:
+                return page(status: file == nil ? 404 : 200, ownPage(
+                    heading: "Checking the course…", text: "This page opens when the first check ends."), generation: generation)
+            case .failure(let heading, let text):
+                return page(status: file == nil ? 404 : 200, ownPage(heading: heading, text: text), generation: generation)
+            case .site:
+                break
+            }
         }
         guard let file, let bytes = readFile(atPath: file) else {
-            return Answer(status: 404, type: "text/html; charset=utf-8",
-                          body: Array(withReloadScript(ownPage(heading: "404: not in the site",
-                                                                text: "No page of the site is at \(path).",
-                                                                generation: generation), generation: generation).utf8))
+            return page(status: 404, ownPage(heading: "404: not in the site", text: "No file of the site is at \(path)."),
+                        generation: generation)
         }
         let type = SiteRequest.contentType(of: file)
-        if type.hasPrefix("text/html") {
-            return Answer(status: 200, type: type,
-                          body: Array(withReloadScript(String(decoding: bytes, as: UTF8.self), generation: generation).utf8))
-        }
-        return Answer(status: 200, type: type, body: bytes)
+        guard type.hasPrefix("text/html") else { return Answer(status: 200, type: type, body: bytes) }
+        return page(status: 200, String(decoding: bytes, as: UTF8.self), generation: generation)
     }
 
-    private func page(_ html: String) -> Answer {
-        let (_, generation) = current()
-        return Answer(status: 200, type: "text/html; charset=utf-8", body: Array(withReloadScript(html, generation: generation).utf8))
+    /// An HTML answer, with the reload script.
+    private func page(status: UInt32, _ html: String, generation: Int) -> Answer {
+        Answer(status: status, type: "text/html; charset=utf-8",
+               body: Array(withReloadScript(html, generation: generation).utf8))
     }
 
     /// A page of the server's own: the course's title, a heading, text as it is.
-    private func ownPage(heading: String, text: String, generation: Int) -> String {
+    private func ownPage(heading: String, text: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

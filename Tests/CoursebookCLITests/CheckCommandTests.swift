@@ -245,7 +245,28 @@ struct CommandLineTests {
         (["check", "--timeout"], "coursebook check: '--timeout' needs a value\nsee 'coursebook check --help'\n"),
         (["check", "passing", "--timeout", "soon"], "coursebook check: '--timeout' needs a number of seconds greater than 0, not 'soon'\nsee 'coursebook check --help'\n"),
         (["check", "--strict=yes"], "coursebook check: '--strict' takes no value\nsee 'coursebook check --help'\n"),
-        (["help", "nothing"], "coursebook help: no command 'nothing' (commands: check, build)\n"),
+        (["help", "nothing"], "coursebook help: no command 'nothing' (commands: check, build, watch, serve, new, merge-reports)\n"),
+        (["check", "passing", "01-counter.md"], "coursebook check: give a course folder or lesson files, not both ('passing' is not a lesson file)\nsee 'coursebook check --help'\n"),
+        (["check", "passing/01-counter.md", "update/01-counter.md"], "coursebook check: lesson files of one course only: 'update/01-counter.md' is not in the folder of 'passing/01-counter.md'\nsee 'coursebook check --help'\n"),
+        (["check", "passing/01-counter.md", "./passing/01-counter.md"], "coursebook check: './passing/01-counter.md' is given twice\nsee 'coursebook check --help'\n"),
+        (["check", "--shard", "3/2"], "coursebook check: '--shard' is K/N with 1 <= K <= N (2/4), not '3/2'\nsee 'coursebook check --help'\n"),
+        (["check", "--shard", "1/2", "--update"], "coursebook check: '--update' rewrites lessons and cannot run on a shard; run it without '--shard'\nsee 'coursebook check --help'\n"),
+        (["check", "--report", "out.txt"], "coursebook check: '--report' writes a .json or a .xml file, not 'out.txt'\nsee 'coursebook check --help'\n"),
+        (["check", "--format", "json"], "coursebook check: '--format' is text or github, not 'json'\nsee 'coursebook check --help'\n"),
+        (["watch", "--out="], "coursebook watch: '--out' needs a folder\nsee 'coursebook watch --help'\n"),
+        (["watch", "--port", "1"], "coursebook watch: unknown option '--port'\nsee 'coursebook watch --help'\n"),
+        (["serve", "--port", "65536"], "coursebook serve: '--port' is a number from 0 to 65535, not '65536'\nsee 'coursebook serve --help'\n"),
+        (["serve", "a", "b"], "coursebook serve: unexpected argument 'b'\nsee 'coursebook serve --help'\n"),
+        (["new"], "coursebook new: what to make is missing: 'coursebook new lesson TITLE [COURSE_DIR]'\nsee 'coursebook new --help'\n"),
+        (["new", "course", "X"], "coursebook new: 'course' is not something 'new' makes: 'coursebook new lesson TITLE [COURSE_DIR]'\nsee 'coursebook new --help'\n"),
+        (["new", "lesson"], "coursebook new: the lesson's title is missing: 'coursebook new lesson TITLE [COURSE_DIR]'\nsee 'coursebook new --help'\n"),
+        (["new", "lesson", "  "], "coursebook new: the lesson's title is empty\nsee 'coursebook new --help'\n"),
+        (["new", "lesson", "a\nb"], "coursebook new: the lesson's title is one line of text, without control characters\nsee 'coursebook new --help'\n"),
+        (["new", "lesson", "?!"], "coursebook new: the lesson's title needs a letter or a digit, not '?!'\nsee 'coursebook new --help'\n"),
+        (["new", "lesson", "T", "c", "x"], "coursebook new: unexpected argument 'x'\nsee 'coursebook new --help'\n"),
+        (["merge-reports"], "coursebook merge-reports: no reports to merge: give the shards' JSON reports (check --shard K/N --report FILE.json)\nsee 'coursebook merge-reports --help'\n"),
+        (["merge-reports", "a.json", "--shard", "1/2"], "coursebook merge-reports: unknown option '--shard'\nsee 'coursebook merge-reports --help'\n"),
+        (["--version", "x"], "coursebook: '--version' takes no argument\nsee 'coursebook --help'\n"),
     ])
     func usageErrorsExit64(arguments: [String], message: String) throws {
         let result = try coursebook(arguments)
@@ -267,15 +288,33 @@ struct CommandLineTests {
         for arguments in [["--help"], ["-h"], ["help"]] {
             let result = try coursebook(arguments)
             #expect(result.status == 0)
-            #expect(result.standardOutput.contains("check [COURSE_DIR]"))
-            #expect(result.standardOutput.contains("build [COURSE_DIR] --out DIR"))
+            for usage in ["check [COURSE_DIR | LESSON.md ...]", "build [COURSE_DIR] --out DIR", "watch [COURSE_DIR] [--out DIR]",
+                          "serve [COURSE_DIR] [--port N]", "new lesson TITLE [COURSE_DIR]", "merge-reports SHARD.json ..."] {
+                #expect(result.standardOutput.contains("  " + usage + " "))
+            }
         }
-        for command in ["check", "build"] {
+        for (command, usage) in [("check", "check [COURSE_DIR | LESSON.md ...]"), ("build", "build [COURSE_DIR] --out DIR"),
+                                 ("watch", "watch [COURSE_DIR] [--out DIR]"), ("serve", "serve [COURSE_DIR] [--port N]"),
+                                 ("new", "new lesson TITLE [COURSE_DIR]"), ("merge-reports", "merge-reports SHARD.json ...")] {
             let result = try coursebook([command, "--help"])
             #expect(result.status == 0)
-            #expect(result.standardOutput.hasPrefix("usage: coursebook \(command) [COURSE_DIR]"))
+            #expect(result.standardOutput.hasPrefix("usage: coursebook \(usage)"))
             #expect(try coursebook(["help", command]).standardOutput == result.standardOutput)
         }
-        #expect(try coursebook(["--version"]) == CommandResult(status: 0, standardOutput: "coursebook 0.1.0\n", standardError: ""))
+        #expect(try coursebook(["new", "lesson", "--help"]).standardOutput == (try coursebook(["new", "--help"])).standardOutput)
+    }
+
+    /// `--version` names the tool's version and the compiler that scenarios are compiled with
+    /// (the one COURSEBOOK_SWIFTC names), or says that there is none.
+    @Test func versionNamesTheCompiler() throws {
+        let result = try coursebook(["--version"])
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.first == "coursebook 0.1.0")
+        #expect(lines.count == 2 && lines[1].hasPrefix("scenarios run with: Swift version "), "\(result)")
+        let none = try coursebook(["--version"], environment: ["COURSEBOOK_SWIFTC": "no-such-swiftc"])
+        #expect(none.status == 0)
+        #expect(none.standardOutput.hasPrefix("coursebook 0.1.0\nscenarios run with: no compiler: cannot find 'no-such-swiftc' on PATH"), "\(none)")
     }
 }

@@ -1,4 +1,5 @@
 @testable import CoursebookCLI
+import CourseModel
 import CoursePipeline
 import Testing
 
@@ -50,7 +51,11 @@ struct CommandLineOptionsTests {
     @Test func helpListsEveryOptionOfTheTable() {
         func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
         for (help, table) in [(HelpText.check, CommandLineTable.check.map { ($0.names, $0.help) }),
-                              (HelpText.build, CommandLineTable.build.map { ($0.names, $0.help) })] {
+                              (HelpText.build, CommandLineTable.build.map { ($0.names, $0.help) }),
+                              (HelpText.watch, CommandLineTable.watch.map { ($0.names, $0.help) }),
+                              (HelpText.serve, CommandLineTable.serve.map { ($0.names, $0.help) }),
+                              (HelpText.new, CommandLineTable.newLesson.map { ($0.names, $0.help) }),
+                              (HelpText.mergeReports, CommandLineTable.mergeReports.map { ($0.names, $0.help) })] {
             for (names, text) in table {
                 #expect(help.contains("  " + names.joined(separator: ", ")))
                 #expect(words(help).contains(text), "\(text)")
@@ -66,5 +71,38 @@ struct CommandLineOptionsTests {
               --sandbox MODE             auto (default): run scenarios in bubblewrap when it can start
                                          here; required: or not at all; off
             """))
+    }
+
+    func check(_ arguments: [String]) throws(UsageError) -> CheckCommandOptions? {
+        guard case .run(let options) = try CommandLineTable.check.parse(arguments, into: CheckCommandOptions(),
+                                                                         positionals: CheckCommand.targets) else { return nil }
+        return options
+    }
+
+    /// `check` takes a course folder, or lesson files whose folder is then the course.
+    @Test func checkTakesACourseOrItsLessons() throws {
+        #expect(try check([])?.shared.course == "lessons")
+        #expect(try check([])?.lessons == [])
+        #expect(try check(["book"])?.shared.course == "book")
+        let lessons = try #require(try check(["book/02-b.md", "--strict", "book/01-a.md"]))
+        #expect(lessons.shared.course == "book")
+        #expect(lessons.lessons == ["book/02-b.md", "book/01-a.md"])
+        #expect(lessons.shared.strict)
+        let here = try #require(try check(["01-a.md"]))
+        #expect(here.shared.course == ".")
+        #expect(here.lessons == ["01-a.md"])
+        #expect(try check(["book/01-a.md", "./book/02-b.md"])?.shared.course == "book")
+    }
+
+    @Test func reportsRepeatFormatAndShardDoNot() throws {
+        let options = try #require(try check(["--report", "a.json", "--report=b.xml", "--format", "github", "--shard", "2/3"]))
+        #expect(options.shared.reports == ["a.json", "b.xml"])
+        #expect(options.shared.format == .github)
+        #expect(options.shard == Shard(index: 2, count: 3))
+        #expect(throws: UsageError(message: "'--format' is given twice")) { try check(["--format", "text", "--format", "github"]) }
+        #expect(throws: UsageError(message: "'--shard' is given twice")) { try check(["--shard", "1/2", "--shard", "2/2"]) }
+        for bad in ["0/2", "2", "1/0", "a/b", "1/2/3", "-1/2", "1/1001"] {
+            #expect(throws: UsageError(message: "'--shard' is K/N with 1 <= K <= N (2/4), not '\(bad)'")) { try check(["--shard=\(bad)"]) }
+        }
     }
 }

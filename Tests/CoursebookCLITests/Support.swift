@@ -34,7 +34,7 @@ func coursebook(_ arguments: [String], in folder: URL = fixtures, environment: [
     }
     var watcher = CollectingWatcher(timeLimit: .seconds(300))
     let termination = try ChildProcess(executable: coursebookBinary, arguments: arguments,
-                                       environment: ["NO_COLOR": "1"].merging(environment) { $1 },
+                                       environment: ["NO_COLOR": "1", "GITHUB_ACTIONS": ""].merging(environment) { $1 },
                                        workingDirectory: folder.path).run(watching: &watcher)
     guard case .exited(let status) = termination else {
         Issue.record("coursebook ended with \(termination)")

@@ -1,0 +1,153 @@
+import CourseFiles
+package import CourseModel
+import Foundation
+import LessonParsing
+
+/// What `coursebook new lesson` wrote.
+package struct NewLesson: Sendable, Equatable {
+    /// The lesson file as messages name it (`lessons/07-yeni-olcum.md`).
+    package var path: String
+    /// The number of its limitation note.
+    package var limitNote: Int
+}
+
+extension Pipeline {
+    /// `coursebook new lesson TITLE [COURSE_DIR]`: the course's next lesson file, numbered
+    /// after the last one, named from the title, holding the skeleton of a lesson whose
+    /// limitation note takes the next free number. An existing file is never written over.
+    package func newLesson(_ options: NewLessonOptions) throws(PipelineError) -> NewLesson {
+        let folder = options.course
+        let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
+        let configPath = displayPath(folder, "course.json")
+        guard let configBytes = readFile(atPath: absolute + "/course.json") else {
+            throw PipelineError(.load, path: configPath, status: .courseUnreadable, diagnostic: .error(
+                .courseUnreadable, "no course.json: a course folder needs one (title, language; core when scenarios share code)",
+                at: SourceLocation(file: configPath, line: 0)))
+        }
+        let config: CourseConfig
+        do {
+            config = try CourseConfigReader.read(configBytes, file: configPath)
+        } catch {
+            throw PipelineError(.load, path: configPath, status: .courseUnreadable, diagnostic: error.diagnostic)
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: absolute)) ?? []).filter(CourseLoader.isLessonFileName)
+        // The notes are counted in the lessons as the check reads them, so a course that
+        // cannot be read says why before anything is written.
+        var lastNote = 0
+        if !names.isEmpty {
+            let loaded = try load(folder)
+            lastNote = loaded.course.lessons.flatMap(\.notes).map(\.number).max() ?? 0
+        }
+        let fileName = LessonSkeleton.fileName(after: names, title: options.title, language: config.language)
+        let text = LessonSkeleton.text(title: options.title, language: config.language, limitNote: lastNote + 1)
+        do {
+            try Self.writeNew(Array(text.utf8), to: absolute + "/" + fileName)
+        } catch {
+            throw PipelineError(.write, path: displayPath(folder, fileName), status: .siteNotWritten, diagnostic: .error(
+                .lessonNotCreated, "cannot write the new lesson: \(error)", at: SourceLocation(file: displayPath(folder, fileName), line: 0)))
+        }
+        return NewLesson(path: displayPath(folder, fileName), limitNote: lastNote + 1)
+    }
+
+    /// Writes a file that must not exist yet, whole or not at all: into a hidden file beside
+    /// it, then linked to its name (which fails if the name is taken).
+    static func writeNew(_ bytes: [UInt8], to path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        let scratch = folder + "/.\((path as NSString).lastPathComponent).new-\(getpid())"
+        try writeNewFile(bytes, to: scratch)
+        defer { unlink(scratch) }
+        guard link(scratch, path) == 0 else {
+            throw NewFileError(description: errno == EEXIST ? "\(path) already exists" : "\(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+struct NewFileError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// The skeleton of a new lesson, in the course's language (Turkish or English; English for
+/// any other): the title, an opening, one measurement section with a scenario, an empty
+/// `output` block for `check --update` to fill, and the section's limitation note. HTML
+/// comments say what goes where; they never reach the page.
+package enum LessonSkeleton {
+    /// `07-yeni-olcum.md`: the number after the highest of `existing` (as wide as theirs, two
+    /// digits at least), and the title folded into a name (`ders`/`lesson` when it has no
+    /// letter or digit that folds to ASCII).
+    package static func fileName(after existing: [String], title: String, language: String) -> String {
+        var highest = 0
+        var width = 2
+        for name in existing {
+            let digits = name.prefix { $0.isASCII && $0.isNumber }
+            width = max(width, digits.count)
+            highest = max(highest, Int(digits) ?? 0)
+        }
+        let number = String(highest + 1)
+        let padded = String(repeating: "0", count: max(0, width - number.count)) + number
+        let slug = foldedSlug(title)
+        return "\(padded)-\(slug.isEmpty ? words(language).fallbackName : slug).md"
+    }
+
+    package static func text(title: String, language: String, limitNote: Int) -> String {
+        let words = words(language)
+        let literal = title.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return """
+            # \(title)
+
+            \(words.opening(title))
+
+            <!-- \(words.openingNote) -->
+
+            ## \(words.section)
+
+            <!-- \(words.sectionNote) -->
+
+            ```swift scenario
+            // main.swift — \(words.caption)
+            print("\(literal)")
+            ```
+
+            ```output
+            ```
+
+            <!-- \(words.readingNote) -->
+
+            DR\(limitNote). \(words.limitNote)
+
+            """
+    }
+
+    struct Words {
+        var fallbackName: String
+        var opening: (String) -> String
+        var openingNote: String
+        var section: String
+        var sectionNote: String
+        var caption: String
+        var readingNote: String
+        var limitNote: String
+    }
+
+    static func words(_ language: String) -> Words {
+        if language.lowercased() == "tr" || language.lowercased().hasPrefix("tr-") {
+            return Words(
+                fallbackName: "ders",
+                opening: { "Bu ders \($0) konusunu bir ölçümle inceliyor." },
+                openingNote: "Önceki dersin açık bıraktığı soruyu ve bu dersin baktığı tetiği yazın.",
+                section: "Ölçüm",
+                sectionNote: "Okurun yazacağı kodu bir `swift` bloğunda gösterin; aynı durumu aşağıdaki senaryoda ölçün. 'coursebook check --update' çıktı bloğunu doldurur.",
+                caption: "bu ölçüm neyi gösteriyor",
+                readingNote: "Sayıların ne dediğini yazın: ne yeniden hesaplandı, ne atlandı ve neden.",
+                limitNote: "Bu ölçümün neyi ölçmediğini buraya yazın.")
+        }
+        return Words(
+            fallbackName: "lesson",
+            opening: { "This lesson looks at \($0) through one measurement." },
+            openingNote: "Say what the previous lesson left open, and what this one measures.",
+            section: "Measurement",
+            sectionNote: "Show the code a reader would write, then measure the same situation in the scenario below. 'coursebook check --update' fills in its output block.",
+            caption: "what this measurement shows",
+            readingNote: "Say what the numbers mean.",
+            limitNote: "Write here what this measurement did not measure.")
+    }
+}

@@ -1,0 +1,187 @@
+import CourseModel
+import CoursePipeline
+import CourseReports
+import Foundation
+
+/// `coursebook watch [COURSE_DIR] [--out DIR] [options]`
+enum WatchCommand {
+    static func run(_ arguments: [String], console: Console) -> ExitStatus {
+        let options: WatchCommandOptions
+        do throws(UsageError) {
+            switch try CommandLineTable.watch.parse(arguments, into: WatchCommandOptions(), course: \.shared.course) {
+            case .help:
+                console.out(HelpText.watch)
+                return .success
+            case .run(let parsed):
+                options = parsed
+            }
+            if options.out?.isEmpty == true { throw UsageError(message: "'--out' needs a folder") }
+        } catch {
+            return Coursebook.usage("watch", error, console: console)
+        }
+        let printer = ReportPrinter(console: console, command: "watch", style: .text)
+        let watch = CourseWatch(course: options.shared.course, shared: options.shared, out: options.out, search: options.search)
+        do {
+            try watch.run(starting: { changed in printChanges(changed, console: console) }) { round in
+                printRound(round, printer: printer, console: console) { built in
+                    BuildCommand.printWritten(built, to: options.out ?? "", console: console)
+                }
+                console.out("watching \(options.shared.course) for changes (Ctrl-C stops)")
+            }
+        } catch {
+            return printer.print(error)
+        }
+    }
+
+    /// What a round starts for, printed before it runs: `changed: lessons/02-scope.md`
+    /// (nothing for the first round).
+    static func printChanges(_ changed: [String], console: Console) {
+        guard !changed.isEmpty else { return }
+        let shown = changed.prefix(5).joined(separator: ", ")
+        console.out("changed: " + shown + (changed.count > 5 ? ", and \(changed.count - 5) more" : ""))
+    }
+
+    /// A round as `watch` and `serve` print it when it ends: what `check` (or `build`) would
+    /// print. The same words every time, so that a round is easy to find in a log.
+    static func printRound(_ round: CourseWatch.Round, printer: ReportPrinter, console: Console,
+                           written: (Pipeline.Built) -> Void) {
+        switch round.outcome {
+        case .checked(let checked):
+            printer.print(checked)
+        case .built(let built):
+            printer.print(built.checked)
+            written(built)
+        case .failed(let error):
+            _ = printer.print(error)
+        }
+    }
+}
+
+/// `coursebook serve [COURSE_DIR] [--port N] [options]`
+enum ServeCommand {
+    static func run(_ arguments: [String], console: Console) -> ExitStatus {
+        let options: ServeCommandOptions
+        do throws(UsageError) {
+            switch try CommandLineTable.serve.parse(arguments, into: ServeCommandOptions(), course: \.shared.course) {
+            case .help:
+                console.out(HelpText.serve)
+                return .success
+            case .run(let parsed):
+                options = parsed
+            }
+        } catch {
+            return Coursebook.usage("serve", error, console: console)
+        }
+        let printer = ReportPrinter(console: console, command: "serve", style: .text)
+        let preview = CoursePreview(course: options.shared.course, shared: options.shared, port: options.port,
+                                    search: options.search)
+        var address = ""
+        do {
+            try preview.run(listening: { url in
+                address = url
+                console.out("serving \(options.shared.course) at \(url) (Ctrl-C stops)")
+            }, starting: { changed in WatchCommand.printChanges(changed, console: console) }) { round in
+                WatchCommand.printRound(round, printer: printer, console: console) { built in
+                    console.out("preview: \(counted(built.pages, "page")), reloaded in the browser")
+                }
+                if case .failed = round.outcome { console.out("preview: the page shows what the check found") }
+                console.out("watching \(options.shared.course) for changes; serving \(address) (Ctrl-C stops)")
+            }
+        } catch {
+            return printer.print(error)
+        }
+    }
+}
+
+/// `coursebook new lesson TITLE [COURSE_DIR]`
+enum NewCommand {
+    static func run(_ arguments: [String], console: Console) -> ExitStatus {
+        var options = NewLessonOptions()
+        do throws(UsageError) {
+            guard let kind = arguments.first else {
+                throw UsageError(message: "what to make is missing: 'coursebook new lesson TITLE [COURSE_DIR]'")
+            }
+            if kind == "--help" || kind == "-h" {
+                console.out(HelpText.new)
+                return .success
+            }
+            guard kind == "lesson" else {
+                throw UsageError(message: "'\(kind)' is not something 'new' makes: 'coursebook new lesson TITLE [COURSE_DIR]'")
+            }
+            switch try CommandLineTable.newLesson.parse(Array(arguments.dropFirst()), into: options, positionals: titleAndCourse) {
+            case .help:
+                console.out(HelpText.new)
+                return .success
+            case .run(let parsed):
+                options = parsed
+            }
+        } catch {
+            return Coursebook.usage("new", error, console: console)
+        }
+        do {
+            let lesson = try Pipeline().newLesson(options)
+            console.out("wrote \(lesson.path) (its limitation note is DR\(lesson.limitNote))")
+            console.out("next: write the scenario, then 'coursebook check \(lesson.path) --update' fills in its output")
+            return .success
+        } catch {
+            return ReportPrinter(console: console, command: "new", style: .text).print(error)
+        }
+    }
+
+    /// The title (one line of text with a letter or a digit in it), then the course folder.
+    static func titleAndCourse(_ options: inout NewLessonOptions, _ positionals: [String]) throws(UsageError) {
+        guard let title = positionals.first else {
+            throw UsageError(message: "the lesson's title is missing: 'coursebook new lesson TITLE [COURSE_DIR]'")
+        }
+        guard positionals.count <= 2 else { throw UsageError(message: "unexpected argument '\(positionals[2])'") }
+        let trimmed = title.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw UsageError(message: "the lesson's title is empty") }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw UsageError(message: "the lesson's title is one line of text, without control characters")
+        }
+        guard trimmed.contains(where: { $0.isLetter || $0.isNumber }) else {
+            throw UsageError(message: "the lesson's title needs a letter or a digit, not '\(trimmed)'")
+        }
+        options.title = trimmed
+        if positionals.count == 2 { options.course = positionals[1] }
+    }
+}
+
+/// `coursebook merge-reports SHARD.json ... [--report FILE] [--format STYLE]`
+enum MergeReportsCommand {
+    static func run(_ arguments: [String], console: Console) -> ExitStatus {
+        let options: MergeReportsOptions
+        do throws(UsageError) {
+            switch try CommandLineTable.mergeReports.parse(arguments, into: MergeReportsOptions(), positionals: { options, files throws(UsageError) in
+                guard !files.isEmpty else {
+                    throw UsageError(message: "no reports to merge: give the shards' JSON reports (check --shard K/N --report FILE.json)")
+                }
+                options.inputs = files
+            }) {
+            case .help:
+                console.out(HelpText.mergeReports)
+                return .success
+            case .run(let parsed):
+                options = parsed
+            }
+        } catch {
+            return Coursebook.usage("merge-reports", error, console: console)
+        }
+        let printer = ReportPrinter(console: console, command: "merge-reports", style: options.format)
+        do {
+            let merged = try Pipeline().mergeReports(options)
+            for diagnostic in merged.diagnosticValues { printer.show(diagnostic) }
+            console.out("merged \(counted(options.inputs.count, "report")): "
+                + ReportText.statistics(compiled: merged.summary.compiled, compilerRuns: merged.summary.compilerRuns,
+                                        fromCache: merged.summary.cached, cacheUsed: true))
+            if let counts = ReportText.findingCounts(errors: merged.summary.errors, warnings: merged.summary.warnings) {
+                console.out(counts)
+            }
+            let skipped = merged.summary.skipped > 0 ? ", \(merged.summary.skipped) skipped" : ""
+            console.out("\(merged.summary.passed) passed, \(merged.summary.failed) failed\(skipped)")
+            return merged.succeeded ? .success : .checkFailed
+        } catch {
+            return printer.print(error)
+        }
+    }
+}
