@@ -7,9 +7,11 @@ SITE ?= _site
 RELEASE := .build/release/coursebook
 DEBUG := .build/debug/coursebook
 # What a fresh Debian machine with the Swift toolchain lacks: cmark-gfm (parsing), bubblewrap
-# (the scenarios' sandbox), tidy and chromium (the site's tests). The bench also needs hugo, the
-# peer it is measured against.
-DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev tidy chromium bubblewrap
+# (the scenarios' sandbox), libmicrohttpd (the preview server of 'coursebook serve'), tidy and
+# chromium (the site's tests), xmllint and python3-jsonschema (the tests that hold the JUnit and
+# JSON reports to their schemas). The bench also needs hugo, the peer it is measured against.
+DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libmicrohttpd-dev tidy chromium bubblewrap \
+	libxml2-utils python3-jsonschema
 BENCH_PACKAGES := hugo
 # Pagefind, the site's search index, comes from PyPI (the pagefind-bin wheel ships its binary).
 PAGEFIND_PACKAGE := pagefind-bin
