@@ -27,6 +27,7 @@ package struct CoursePreview: Sendable {
     /// rounds; returns only when it cannot go on (see `CourseWatch.run`).
     package func run(listening: (String) -> Void, starting: (_ changed: [String]) -> Void = { _ in },
                      _ report: (CourseWatch.Round) -> Void) throws(PipelineError) -> Never {
+        try CourseWatch.requireFolder(course)
         var template = Array((NSTemporaryDirectory() + "/coursebook-serve-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw PipelineError(.prepare, path: NSTemporaryDirectory(), status: .siteNotWritten, diagnostic: .error(

@@ -149,12 +149,7 @@ package struct CourseWatch: Sendable {
     /// course can fix), or a site folder that `build` refuses.
     package func run(starting: (_ changed: [String]) -> Void = { _ in },
                      _ report: (Round) -> Void) throws(PipelineError) -> Never {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: course, isDirectory: &isFolder), isFolder.boolValue else {
-            throw PipelineError(.load, path: course, status: .courseUnreadable,
-                                diagnostic: .error(.courseUnreadable, "no course folder here",
-                                                   at: SourceLocation(file: course, line: 0)))
-        }
+        try Self.requireFolder(course)
         let watch: FolderWatch
         do {
             watch = try FolderWatch()
@@ -185,6 +180,16 @@ package struct CourseWatch: Sendable {
             changed = watch.nextChanges(isRelevant: current.isRelevant)
             plan = WatchPlan.read(folder: course, out: out, previous: plan)
             number += 1
+        }
+    }
+
+    /// Stops at once when there is no course folder to watch.
+    static func requireFolder(_ course: String) throws(PipelineError) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: course, isDirectory: &isFolder), isFolder.boolValue else {
+            throw PipelineError(.load, path: course, status: .courseUnreadable,
+                                diagnostic: .error(.courseUnreadable, "no course folder here",
+                                                   at: SourceLocation(file: course, line: 0)))
         }
     }
 
