@@ -170,7 +170,8 @@ package struct Shard: Sendable, Equatable, Codable, CustomStringConvertible {
     /// `2/4`, or nil when the text is not `K/N` with 1 ≤ K ≤ N.
     package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let index = Int(parts[0]), let count = Int(parts[1]),
               count >= 1, count <= 1000, index >= 1, index <= count else { return nil }
         self.init(index: index, count: count)
     }

@@ -1,0 +1,94 @@
+@testable import CoursePipeline
+import CourseModel
+import Foundation
+import TestSupport
+import Testing
+
+struct WatchPlanTests {
+    let plan = WatchPlan(course: "/w/course", courseDisplay: "course",
+                         coreFiles: ["/w/Sources/Core.swift": "Sources/Core.swift"],
+                         templates: "/w/course/templates", out: "/w/course/_site")
+
+    @Test(arguments: [
+        ("/w/course/01-a.md", true),
+        ("/w/course/course.json", true),
+        ("/w/course/images/plan.png", true),
+        ("/w/course", true),
+        ("/w/course/templates/layout.html", true),
+        ("/w/Sources/Core.swift", true),
+        ("/w/Sources/Other.swift", false),
+        ("/w/course/.coursebook-cache/ab", false),
+        ("/w/course/.01-a.md.swp", false),
+        ("/w/course/01-a.md~", false),
+        ("/w/course/#01-a.md#", false),
+        ("/w/course/4913", false),
+        ("/w/course/_site/index.html", false),
+        ("/w/course/_site", false),
+        ("/w/course-old/01-a.md", false),
+        ("/elsewhere/01-a.md", false),
+    ])
+    func whatCallsForARun(path: String, relevant: Bool) {
+        #expect(plan.isRelevant(path) == relevant)
+    }
+
+    @Test func changesAreShownAsTheUserNamedThem() {
+        #expect(plan.display("/w/course/01-a.md") == "course/01-a.md")
+        #expect(plan.display("/w/course") == "course")
+        #expect(plan.display("/w/Sources/Core.swift") == "Sources/Core.swift")
+        #expect(WatchPlan(course: "/w/course", courseDisplay: ".").display("/w/course/01-a.md") == "01-a.md")
+    }
+
+    /// The folders to watch come from course.json: the course and its subfolders (not hidden
+    /// ones, not the site), the core's folder, the templates; a course.json that cannot be read
+    /// keeps the last core and templates.
+    @Test func foldersComeFromTheCourse() throws {
+        let root = temporaryFolder("watch-plan")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let real = try #require(realpath(root.path, nil).map { String(cString: $0) })
+        let course = real + "/course"
+        for folder in ["course/images/small", "course/.coursebook-cache", "course/_site/assets", "course/my-templates", "Sources"] {
+            try FileManager.default.createDirectory(atPath: real + "/" + folder, withIntermediateDirectories: true)
+        }
+        try #"{ "title": "T", "language": "en", "core": ["../Sources/Core.swift"], "templates": "my-templates" }"#
+            .write(toFile: course + "/course.json", atomically: true, encoding: .utf8)
+        try "struct Core {}\n".write(toFile: real + "/Sources/Core.swift", atomically: true, encoding: .utf8)
+        let plan = WatchPlan.read(folder: course, out: course + "/_site", previous: nil)
+        #expect(plan.coreFiles == [real + "/Sources/Core.swift": course + "/../Sources/Core.swift"].mapValues { _ in displayPath(course, "../Sources/Core.swift") })
+        #expect(plan.templates == course + "/my-templates")
+        #expect(plan.folders() == [course, course + "/images", course + "/images/small", course + "/my-templates", real + "/Sources"])
+
+        try "{".write(toFile: course + "/course.json", atomically: true, encoding: .utf8)
+        let broken = WatchPlan.read(folder: course, out: nil, previous: plan)
+        #expect(broken.coreFiles == plan.coreFiles && broken.templates == plan.templates)
+    }
+}
+
+struct LessonSkeletonTests {
+    @Test func theNextNumberAndAName() {
+        #expect(LessonSkeleton.fileName(after: [], title: "Görünüm Kimliği", language: "tr") == "01-gorunum-kimligi.md")
+        #expect(LessonSkeleton.fileName(after: ["01-a.md", "09-b.md", "03-c.md"], title: "Next", language: "en") == "10-next.md")
+        #expect(LessonSkeleton.fileName(after: ["001-a.md", "002-b.md"], title: "Three", language: "en") == "003-three.md")
+        #expect(LessonSkeleton.fileName(after: ["99-z.md"], title: "Hundred", language: "en") == "100-hundred.md")
+        #expect(LessonSkeleton.fileName(after: [], title: "観察", language: "ja") == "01-lesson.md")
+        #expect(LessonSkeleton.fileName(after: [], title: "観察", language: "tr") == "01-ders.md")
+    }
+
+    /// The skeleton parses as a lesson with a title, one measured section, a scenario with an
+    /// empty output block, and its note.
+    @Test func theSkeletonIsALesson() {
+        let text = LessonSkeleton.text(title: #"Say "\n""#, language: "en", limitNote: 12)
+        let (lesson, findings) = TestSupport.lesson(text, path: "c/05-say-n.md")
+        #expect(findings.isEmpty)
+        #expect(lesson.title == #"Say "\n""#)
+        #expect(lesson.scenarios.count == 1)
+        #expect(lesson.scenarios.first?.code == #"""
+            // main.swift — what this measurement shows
+            print("Say \"\\n\"")
+
+            """#)
+        #expect(lesson.scenarios.first?.expected?.code == "")
+        #expect(lesson.notes.map(\.number) == [12])
+        #expect(lesson.sections.map(\.heading.text) == ["Measurement"])
+        #expect(LessonSkeleton.text(title: "Ölçüm", language: "tr-TR", limitNote: 1).contains("\nDR1. Bu ölçümün neyi ölçmediğini"))
+    }
+}

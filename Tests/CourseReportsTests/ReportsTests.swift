@@ -1,0 +1,192 @@
+import CourseModel
+@testable import CourseReports
+import Foundation
+import Testing
+
+/// A small report: two lessons, three scenarios (one failed, one skipped), a course-wide error.
+func sampleDocument(shard: Shard? = nil, scenarios: [ReportDocument.ScenarioEntry]? = nil,
+                    diagnostics: [ReportDocument.Finding]? = nil) -> ReportDocument {
+    let mismatch = ReportDocument.Finding(.error(.outputMismatch, "output of the scenario at line 3 differs",
+                                                 at: SourceLocation(file: "c/01-a.md", line: 8, column: 1),
+                                                 attachment: "--- expected\n+++ actual\n-1\n+2\n"))
+    let gap = ReportDocument.Finding(.error(.limitNoteGap, "DR3 follows DR1: DR2 is missing",
+                                            at: SourceLocation(file: "c/02-b.md", line: 5, column: 1)))
+    let all = scenarios ?? [
+        .init(file: "c/01-a.md", line: 3, caption: "the first", status: "failed", expected: "1\n", actual: "2\n",
+              duration: 0.0125, cached: false, findings: [mismatch]),
+        .init(file: "c/02-b.md", line: 3, caption: nil, status: "passed", expected: "x\n", actual: "x\n",
+              duration: 0, cached: true, findings: []),
+        .init(file: "c/02-b.md", line: 9, caption: "shown \"only\"", status: "skipped", expected: nil, actual: nil,
+              duration: 0, cached: false, findings: []),
+    ]
+    let findings = diagnostics ?? [mismatch, gap]
+    return ReportDocument(
+        format: ReportDocument.formatName, version: 1, tool: "0.1.0", compiler: "Swift version 6.3.1", course: "c",
+        title: "A <Course> & more", files: ["c/course.json", "c/01-a.md", "c/02-b.md"],
+        scope: .init(lessons: nil, shard: shard), succeeded: false,
+        summary: .init(passed: 1, failed: 1, skipped: 1, errors: 2, warnings: 0, compiled: 1, cached: 1, compilerRuns: 1),
+        scenarios: all, diagnostics: findings)
+}
+
+struct ReportDocumentTests {
+    /// Every key is written, `null` where there is nothing, and the document reads back equal.
+    @Test func jsonHasEveryKeyAndReadsBack() throws {
+        let document = sampleDocument(shard: Shard(index: 2, count: 3))
+        let bytes = document.json()
+        #expect(bytes.last == UInt8(ascii: "\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let scenario = try #require((object["scenarios"] as? [[String: Any]])?[2])
+        #expect(Set(scenario.keys) == ["file", "line", "caption", "status", "expected", "actual", "duration", "cached", "findings"])
+        #expect(scenario["expected"] is NSNull && scenario["actual"] is NSNull)
+        #expect((object["scope"] as? [String: Any])?["shard"] as? String == "2/3")
+        #expect((object["scope"] as? [String: Any])?["lessons"] is NSNull)
+        let finding = try #require((object["diagnostics"] as? [[String: Any]])?[1])
+        #expect(Set(finding.keys) == ["file", "line", "column", "severity", "id", "message", "notes", "details"])
+        #expect(finding["details"] is NSNull)
+        #expect(try ReportDocument.read(bytes) == document)
+    }
+
+    @Test func aFileThatIsNotAReportSaysWhy() {
+        func reason(_ text: String) -> String? {
+            do { _ = try ReportDocument.read(Array(text.utf8)); return nil } catch { return error.reason }
+        }
+        #expect(reason("[") == "not a coursebook JSON report (invalid JSON)")
+        #expect(reason("{}") == "not a coursebook JSON report (no 'format')")
+        var other = sampleDocument()
+        other.format = "junit"
+        #expect(reason(String(decoding: other.json(), as: UTF8.self)) == "not a coursebook JSON report (its format is 'junit')")
+        other = sampleDocument()
+        other.version = 2
+        #expect(reason(String(decoding: other.json(), as: UTF8.self)) == "a report of version 2; this coursebook reads version 1")
+        let badShard = String(decoding: sampleDocument().json(), as: UTF8.self)
+            .replacingOccurrences(of: "\"shard\" : null", with: "\"shard\" : \"3/2\"")
+        #expect(reason(badShard)?.hasPrefix("not a coursebook JSON report") == true)
+    }
+
+    /// A finding goes to JSON and comes back as the same diagnostic; a whole-file finding has
+    /// no line.
+    @Test func findingsRoundTrip() {
+        let diagnostic = Diagnostic.warning(.limitNoteUnknown, "DR9 is mentioned", at: SourceLocation(file: "c/01-a.md", line: 4, column: 7),
+                                            notes: [.init("see here", at: SourceLocation(file: "c/02-b.md", line: 2, column: 1))])
+        #expect(ReportDocument.Finding(diagnostic).diagnostic == diagnostic)
+        let whole = ReportDocument.Finding(.error(.courseUnreadable, "not UTF-8", at: SourceLocation(file: "c/01-a.md", line: 0)))
+        #expect(whole.line == nil && whole.column == nil && whole.file == "c/01-a.md")
+    }
+
+    @Test func reportKindsAndStyles() {
+        #expect(ReportKind(path: "out/junit.XML") == .junit)
+        #expect(ReportKind(path: "result.json") == .json)
+        #expect(ReportKind(path: "result.txt") == nil)
+        #expect(ReportKind(path: "json") == nil)
+        #expect(DiagnosticStyle.resolve(nil, environment: [:]) == .text)
+        #expect(DiagnosticStyle.resolve(nil, environment: ["GITHUB_ACTIONS": "true"]) == .github)
+        #expect(DiagnosticStyle.resolve(nil, environment: ["GITHUB_ACTIONS": "false"]) == .text)
+        #expect(DiagnosticStyle.resolve(.text, environment: ["GITHUB_ACTIONS": "true"]) == .text)
+    }
+}
+
+struct JUnitReportTests {
+    /// One suite per lesson with its scenarios, the course-wide finding as a failed case of
+    /// its file, text escaped for XML.
+    @Test func suitesCasesAndEscaping() {
+        let xml = JUnitReport.xml(sampleDocument())
+        #expect(xml.hasPrefix("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="A &lt;Course&gt; &amp; more" tests="4" failures="2" errors="0" time="0.013">
+              <testsuite name="c/01-a.md" id="0" tests="1" failures="1" errors="0" skipped="0" time="0.013">
+                <testcase name="01-a: the first (line 3)" classname="c/01-a.md" file="c/01-a.md" line="3" time="0.013"><failure message="output of the scenario at line 3 differs" type="output-mismatch">c/01-a.md:8:1: error: output of the scenario at line 3 differs
+            --- expected
+            +++ actual
+            -1
+            +2</failure></testcase>
+              </testsuite>
+              <testsuite name="c/02-b.md" id="1" tests="3" failures="1" errors="0" skipped="1" time="0.000">
+                <testcase name="02-b: scenario (line 3)" classname="c/02-b.md" file="c/02-b.md" line="3" time="0.000"/>
+                <testcase name="02-b: shown &quot;only&quot; (line 9)" classname="c/02-b.md" file="c/02-b.md" line="9" time="0.000"><skipped message="swift scenario skip: shown, not run"/></testcase>
+                <testcase name="02-b: rules of the file" classname="c/02-b.md" file="c/02-b.md" time="0.000"><failure message="DR3 follows DR1: DR2 is missing" type="limit-note-gap">c/02-b.md:5:1: error: DR3 follows DR1: DR2 is missing</failure></testcase>
+              </testsuite>
+            </testsuites>
+
+            """), "\(xml)")
+    }
+
+    /// Characters XML 1.0 cannot hold are shown as `<U+…>`; quotes and line ends in an
+    /// attribute are references.
+    @Test func textThatXMLCannotHold() {
+        #expect(JUnitReport.text("a\u{1B}[31m<b>\u{0}") == "a&lt;U+001B&gt;[31m&lt;b&gt;&lt;U+0000&gt;")
+        #expect(JUnitReport.attribute("say \"hi\"\nthen\tgo") == "say &quot;hi&quot;&#10;then&#9;go")
+        #expect(JUnitReport.seconds(0) == "0.000")
+        #expect(JUnitReport.seconds(1.0405) == "1.041")
+        #expect(JUnitReport.seconds(12.5) == "12.500")
+    }
+}
+
+struct GitHubAnnotationsTests {
+    /// One line per finding, on its file, line and column; the notes and the diff in the
+    /// message with encoded line ends, so nothing in it starts a command of its own.
+    @Test func aFindingIsOneWorkflowCommand() {
+        let diagnostic = Diagnostic.error(.outputMismatch, "50% differs: a, b", at: SourceLocation(file: "c/0,1:a.md", line: 8, column: 3),
+                                          notes: [.init("expected here", at: SourceLocation(file: "c/01.md", line: 6, column: 1))],
+                                          attachment: "-1\n+::error::forged\r\n")
+        #expect(GitHubAnnotations.annotation(diagnostic)
+            == "::error file=c/0%2C1%3Aa.md,line=8,col=3,title=coursebook%3A output-mismatch::50%25 differs: a, b%0Anote: c/01.md:6:1: expected here%0A-1%0A+::error::forged<U+000D>%0A")
+        let warning = Diagnostic.warning(.illustrationSyntax, "not valid \u{1B}[2J Swift", at: SourceLocation(file: "c/a.md", line: 0))
+        #expect(GitHubAnnotations.annotation(warning) == "::warning file=c/a.md,title=coursebook%3A illustration-syntax::not valid <U+001B>[2J Swift")
+        let nowhere = Diagnostic.error(.toolchainUnavailable, "no swiftc", at: nil)
+        #expect(GitHubAnnotations.annotation(nowhere) == "::error title=coursebook%3A toolchain-unavailable::no swiftc")
+    }
+}
+
+struct ReportMergeTests {
+    func shard(_ index: Int, of count: Int, _ scenarios: [ReportDocument.ScenarioEntry],
+               _ findings: [ReportDocument.Finding]) -> ReportDocument {
+        var document = sampleDocument(shard: Shard(index: index, count: count), scenarios: scenarios, diagnostics: findings)
+        document.summary.compiled = scenarios.count
+        document.summary.compilerRuns = 1
+        return document
+    }
+
+    /// The shards' scenarios in course order, findings in the order check prints them, the
+    /// core's errors (which every shard that compiled meets) once.
+    @Test func shardsJoinInCourseOrder() throws {
+        let whole = sampleDocument()
+        let core = ReportDocument.Finding(.error(.coreCompileError, "core does not compile", at: SourceLocation(file: "c/course.json", line: 0)))
+        let first = shard(1, of: 2, [whole.scenarios[2]], [whole.diagnostics[1], core])
+        let second = shard(2, of: 2, [whole.scenarios[1], whole.scenarios[0]], [core, whole.diagnostics[0]])
+        let merged = try ReportMerge.merge([("b.json", second), ("a.json", first)])
+        #expect(merged.scenarios == whole.scenarios)
+        #expect(merged.diagnostics == [core, whole.diagnostics[0], whole.diagnostics[1]])
+        #expect(merged.scope.shard == nil)
+        #expect(merged.summary == .init(passed: 1, failed: 1, skipped: 1, errors: 3, warnings: 0, compiled: 3, cached: 2, compilerRuns: 2))
+        #expect(!merged.succeeded)
+    }
+
+    @Test func reportsThatDoNotMakeACourseAreRefused() {
+        func failure(_ reports: [(String, ReportDocument)]) -> ReportMerge.Failure? {
+            do { _ = try ReportMerge.merge(reports); return nil } catch { return error }
+        }
+        let one = shard(1, of: 2, [], [])
+        let two = shard(2, of: 2, [], [])
+        #expect(failure([]) == .init(file: nil, reason: "no reports to merge"))
+        #expect(failure([("w.json", sampleDocument())]) == .init(file: "w.json", reason: "not the report of a shard (check --shard K/N --report FILE.json)"))
+        #expect(failure([("a.json", one)]) == .init(file: nil, reason: "the shards do not make the whole course: missing 2/2"))
+        #expect(failure([("a.json", one), ("b.json", one)]) == .init(file: "b.json", reason: "shard 1/2 is also a.json"))
+        #expect(failure([("a.json", one), ("c.json", shard(2, of: 3, [], []))]) == .init(file: "c.json", reason: "shard 2/3 of another split than a.json (of 2)"))
+        var elsewhere = two
+        elsewhere.files.append("c/03-c.md")
+        #expect(failure([("a.json", one), ("b.json", elsewhere)]) == .init(file: "b.json", reason: "a report of another course (or another version of it) than a.json"))
+        var newer = two
+        newer.compiler = "Swift version 7.0"
+        #expect(failure([("a.json", one), ("b.json", newer)]) == .init(file: "b.json", reason: "made by another coursebook or compiler than a.json"))
+        #expect(failure([("a.json", one), ("b.json", two)]) == nil)
+    }
+}
+
+struct ReportTextTests {
+    @Test func closingLines() {
+        #expect(ReportText.statistics(compiled: 1, compilerRuns: 1, fromCache: 5, cacheUsed: true) == "compiled 1 scenario (1 swiftc run), 5 from the cache")
+        #expect(ReportText.statistics(compiled: 0, compilerRuns: 0, fromCache: 0, cacheUsed: false) == "compiled 0 scenarios, cache not used")
+        #expect(ReportText.findingCounts(errors: 0, warnings: 0) == nil)
+        #expect(ReportText.findingCounts(errors: 1, warnings: 2) == "1 error, 2 warnings")
+    }
+}
