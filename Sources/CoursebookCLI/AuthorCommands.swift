@@ -43,8 +43,10 @@ enum WatchCommand {
 
     /// A round as `watch` and `serve` print it when it ends: what `check` (or `build`) would
     /// print. The same words every time, so that a round is easy to find in a log.
+    /// `serve` builds into a folder of its own: a failed check's "not written" line would
+    /// only name it, so it says what the page shows instead.
     static func printRound(_ round: CourseWatch.Round, printer: ReportPrinter, console: Console,
-                           written: (Pipeline.Built) -> Void) {
+                           quietAboutTheSiteFolder: Bool = false, written: (Pipeline.Built) -> Void) {
         switch round.outcome {
         case .checked(let checked):
             printer.print(checked)
@@ -52,7 +54,11 @@ enum WatchCommand {
             printer.print(built.checked)
             written(built)
         case .failed(let error):
-            _ = printer.print(error)
+            if quietAboutTheSiteFolder, error.status == .checkFailed, let checked = error.checked {
+                printer.print(checked)
+            } else {
+                _ = printer.print(error)
+            }
         }
     }
 }
@@ -81,7 +87,7 @@ enum ServeCommand {
                 address = url
                 console.out("serving \(options.shared.course) at \(url) (Ctrl-C stops)")
             }, starting: { changed in WatchCommand.printChanges(changed, console: console) }) { round in
-                WatchCommand.printRound(round, printer: printer, console: console) { built in
+                WatchCommand.printRound(round, printer: printer, console: console, quietAboutTheSiteFolder: true) { built in
                     console.out("preview: \(counted(built.pages, "page")), reloaded in the browser")
                 }
                 if case .failed = round.outcome { console.out("preview: the page shows what the check found") }

@@ -21,8 +21,9 @@ final class RunningCommand: @unchecked Sendable {
     private var outputEnded = false
     private var errorEnded = false
 
-    init(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: coursebookBinary)
+    init(_ arguments: [String], in folder: URL, environment: [String: String] = [:],
+         executable: String = coursebookBinary) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = folder
         process.environment = ProcessInfo.processInfo.environment
