@@ -7,9 +7,10 @@ SITE ?= _site
 RELEASE := .build/release/coursebook
 DEBUG := .build/debug/coursebook
 # What a fresh Debian machine with the Swift toolchain lacks: cmark-gfm (parsing), tidy and
-# chromium (the site's tests). The bench also needs hugo, the peer it is measured against.
+# chromium (the site's tests). The bench also needs hugo, the peer it is measured against, and
+# cmark-gfm's command, the floor for deeply nested lessons.
 DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev tidy chromium
-BENCH_PACKAGES := hugo
+BENCH_PACKAGES := hugo cmark-gfm
 
 .PHONY: all deps install-packages build check site test golden bench screenshots docs-screenshots clean
 

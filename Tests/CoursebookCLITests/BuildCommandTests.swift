@@ -59,6 +59,25 @@ struct BuildCommandTests {
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("site").path))
     }
 
+    /// The navigation repeated inside itself, 8 deep, would be N⁸ entries on every page: refused
+    /// at its line before anything runs.
+    @Test func aTemplateThatRepeatsAListInsideItselfIsRefused() throws {
+        let root = temporaryFolder("nested-each")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let course = root.appendingPathComponent("course")
+        try FileManager.default.createDirectory(at: course.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        try #"{ "title": "T", "language": "en", "templates": "templates" }"#
+            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        try "# A\n\nText.\n".write(to: course.appendingPathComponent("01-a.md"), atomically: true, encoding: .utf8)
+        let nested = String(repeating: "{{#each nav}}\n", count: 8) + String(repeating: "{{/each}}", count: 8) + "\n{{content}}\n"
+        try nested.write(to: course.appendingPathComponent("templates/layout.html"), atomically: true, encoding: .utf8)
+        try "{{lesson.body}}\n".write(to: course.appendingPathComponent("templates/lesson.html"), atomically: true, encoding: .utf8)
+        let result = try coursebook(["build", "course", "--out", "site", "--no-cache"], in: root)
+        #expect(result.status == 3, "\(result)")
+        #expect(result.standardError == "course/templates/layout.html:2:1: error: '{{#each nav}}' inside the '{{#each}}' of line 1, which already repeats that list: the page would hold it once for every item of it\n")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("site").path))
+    }
+
     @Test func aTemplatesFolderOverridesWhatItHolds() throws {
         let root = temporaryFolder("custom")
         defer { try? FileManager.default.removeItem(at: root) }
