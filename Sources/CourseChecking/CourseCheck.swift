@@ -90,7 +90,8 @@ package enum CourseCheck {
             do {
                 let (bytes, placed) = try BlockRewrite.apply(lessonEdits, to: lesson.source)
                 rewrites.append(LessonRewrite(
-                    lessonIndex: lessonIndex, path: course.folderPath + "/" + lesson.fileName, bytes: bytes,
+                    lessonIndex: lessonIndex, path: course.folderPath + "/" + lesson.fileName,
+                    original: lesson.source.bytes, bytes: bytes,
                     updates: placed.map { BlockUpdate(location: lesson.location(line: $0.line), summary: $0.edit.summary) }))
             } catch {
                 diagnostics.append(.error(.updateFailed, "cannot update: \(error.reason)",

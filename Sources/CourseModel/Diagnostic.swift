@@ -99,6 +99,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case sectionWithoutLimitNote = "section-without-limit-note"
     // Updating lessons.
     case updateFailed = "update-failed"
+    case lessonChanged = "lesson-changed"
     // Building the site.
     case languageWords = "language-words"
     case templateInvalid = "template-invalid"

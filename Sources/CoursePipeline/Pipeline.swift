@@ -326,27 +326,41 @@ package struct Pipeline: Sendable {
         }
     }
 
-    /// `--update`: the lessons the check rewrote, each written atomically and once. A file that
-    /// cannot be written becomes an error, and its scenarios count as failed.
+    /// `--update`: the lessons the check rewrote, each written atomically and once. Each file is
+    /// read again just before it is replaced: one that changed since the check read it (an
+    /// author saved it meanwhile) is left as it is now, and reported. A file that cannot be
+    /// written, or that changed, becomes an error, and its scenarios count as failed.
     func write(rewritesOf report: CheckReport) -> CheckReport {
         var report = report
         var written: [LessonRewrite] = []
         for rewrite in report.rewrites {
+            let lessonStart = rewrite.updates.first.map { SourceLocation(file: $0.location.file, line: 1) }
             do {
+                guard readFile(atPath: rewrite.path) == rewrite.original else {
+                    report.diagnostics.append(.error(
+                        .lessonChanged,
+                        "the lesson changed while the check ran, so it was not updated; check it again (with --update) to update what it holds now",
+                        at: lessonStart))
+                    Self.fail(lesson: rewrite.lessonIndex, in: &report)
+                    continue
+                }
                 try writeAtomically(rewrite.bytes, to: rewrite.path)
                 written.append(rewrite)
             } catch {
-                report.diagnostics.append(.error(
-                    .updateFailed, "cannot write the lesson: \(error)",
-                    at: rewrite.updates.first.map { SourceLocation(file: $0.location.file, line: 1) }))
-                for index in report.results.indices
-                where report.results[index].lessonIndex == rewrite.lessonIndex && report.results[index].status == .passed {
-                    report.results[index].status = .failed
-                }
+                report.diagnostics.append(.error(.updateFailed, "cannot write the lesson: \(error)", at: lessonStart))
+                Self.fail(lesson: rewrite.lessonIndex, in: &report)
             }
         }
         report.rewrites = written
         return report
+    }
+
+    /// A lesson whose update was not written: what passed only thanks to it did not pass.
+    private static func fail(lesson: Int, in report: inout CheckReport) {
+        for index in report.results.indices
+        where report.results[index].lessonIndex == lesson && report.results[index].status == .passed {
+            report.results[index].status = .failed
+        }
     }
 
     private func siteError(_ step: PipelineStep, _ error: SiteWriteError) -> PipelineError {

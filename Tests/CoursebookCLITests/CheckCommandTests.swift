@@ -230,6 +230,27 @@ import Testing
         #expect(String(decoding: try Data(contentsOf: lesson), as: UTF8.self) == expected)
     }
 
+    /// A block `--update` cannot place (a scenario whose fence is never closed) is an
+    /// `update-failed` error at the scenario, and the lesson stays as it was.
+    @Test func anUpdateThatCannotBePlacedFailsAtTheScenario() throws {
+        let root = temporaryFolder("update-failed")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let course = root.appendingPathComponent("course")
+        try FileManager.default.createDirectory(at: course, withIntermediateDirectories: true)
+        try #"{ "title": "T", "language": "en", "limitNotes": "optional" }"#
+            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        let text = "# A\n\n```swift scenario\nprint(\"hi\")\n"
+        try text.write(to: course.appendingPathComponent("01-a.md"), atomically: true, encoding: .utf8)
+        let result = try coursebook(["check", "course", "--update", "--no-cache"], in: root)
+        #expect(result == CommandResult(status: 1, standardOutput: """
+            compiled 1 scenario (1 swiftc run), cache not used
+            1 error, 0 warnings
+            0 passed, 1 failed
+
+            """, standardError: "course/01-a.md:3:1: error: cannot update: the scenario's code block is not closed\n"))
+        #expect(try String(contentsOf: course.appendingPathComponent("01-a.md"), encoding: .utf8) == text)
+    }
+
     @Test func theDefaultCourseFolderIsLessons() throws {
         let root = temporaryFolder("default")
         defer { try? FileManager.default.removeItem(at: root) }
