@@ -85,7 +85,8 @@ package struct Pipeline: Sendable {
     private func checkedSite(_ options: BuildCommandOptions,
                              validatingDestination: Bool) throws(PipelineError) -> (Checked, SiteInput) {
         let loaded = try load(options.shared.course)
-        let site = try prepare(loaded.course, out: validatingDestination ? options.out : nil)
+        let site = try prepare(loaded.course, out: validatingDestination ? options.out : nil,
+                               cacheFolder: Self.cacheFolder(options.shared, course: loaded.course))
         let (checked, facts) = try check(loaded, findings: site.findings, options: options.shared,
                                          update: false, forSite: true)
         guard checked.report.succeeded else {
@@ -124,7 +125,7 @@ package struct Pipeline: Sendable {
         var linkedFiles: [String]
     }
 
-    func prepare(_ course: Course, out: String?) throws(PipelineError) -> SitePlan {
+    func prepare(_ course: Course, out: String?, cacheFolder: String? = nil) throws(PipelineError) -> SitePlan {
         var findings: [Diagnostic] = []
         let words: SiteWords
         if let builtIn = SiteWords.forLanguage(course.config.language) {
@@ -155,7 +156,10 @@ package struct Pipeline: Sendable {
 
         if let out {
             do {
-                try SiteWriter.validate(destination: out, course: course)
+                try SiteWriter.validate(destination: out, course: course, cacheFolder: cacheFolder)
+                // What a killed build left is put right now, so that even a build whose check
+                // fails leaves the site in place.
+                try SiteWriter.recover(destination: out)
             } catch {
                 throw siteError(.prepare, error)
             }
@@ -188,12 +192,7 @@ package struct Pipeline: Sendable {
     func check(_ loaded: LoadedCourse, findings: [Diagnostic], options: SharedOptions, update: Bool,
                forSite: Bool) throws(PipelineError) -> (checked: Checked, facts: CourseFacts) {
         let course = loaded.course
-        let cacheFolder: String?
-        switch options.cache {
-        case .inCourse: cacheFolder = course.folderPath + "/.coursebook-cache"
-        case .folder(let folder): cacheFolder = URL(fileURLWithPath: folder).standardizedFileURL.path
-        case .none: cacheFolder = nil
-        }
+        let cacheFolder = Self.cacheFolder(options, course: course)
         let compiler: SwiftCompiler
         do {
             compiler = try SwiftCompiler.locate(versionCache: cacheFolder == nil ? nil : Self.compilerVersionMemo)
@@ -256,6 +255,15 @@ package struct Pipeline: Sendable {
             course, findings: loaded.diagnostics + findings, facts: facts, outcomes: outcomes, run: run,
             compilerVersion: compiler.version, options: CheckOptions(strict: options.strict, update: update))
         return (Checked(report: report, cacheUsed: cacheFolder != nil), facts)
+    }
+
+    /// Where results are kept between runs; nil with `--no-cache`.
+    static func cacheFolder(_ options: SharedOptions, course: Course) -> String? {
+        switch options.cache {
+        case .inCourse: course.folderPath + "/.coursebook-cache"
+        case .folder(let folder): URL(fileURLWithPath: folder).standardizedFileURL.path
+        case .none: nil
+        }
     }
 
     /// The scenarios to run, each with its shape: from its reading, and from the core's names —

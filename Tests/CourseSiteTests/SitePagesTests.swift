@@ -97,8 +97,83 @@ struct SiteWriterTests {
         try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("two".utf8))], to: out)
         #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8) == "two")
         #expect(!FileManager.default.fileExists(atPath: out + "/assets/a.css"))
-        // Nothing is left beside it.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path + "/out") == ["site"])
+        // Nothing is left beside it but the lock file that builds of it take turns with.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path + "/out").sorted() == [".site.coursebook-lock", "site"])
+        // The marker lists what coursebook wrote.
+        #expect(try String(contentsOfFile: out + "/.coursebook-site", encoding: .utf8)
+                == "written by coursebook; 'coursebook build' replaces this folder whole; the files it wrote:\nindex.html\n")
+    }
+
+    /// A build killed between its two renames leaves no site and the old one moved aside; one
+    /// killed while rendering leaves a staging folder. The next build (here only its recovery,
+    /// as a build whose check fails does) puts the site back and removes the rest.
+    @Test func whatAKilledBuildLeftIsRepaired() throws {
+        let root = temporaryFolder("killed")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("site").path
+        try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("old".utf8))], to: out)
+        let before = try snapshot(out)
+        // Killed after `site` → `.site.coursebook-old-…`, before the new site came in; an
+        // older kill left a staging folder with half a site, and a copy moved aside after a
+        // swap that completed.
+        try FileManager.default.moveItem(atPath: out, toPath: root.path + "/.site.coursebook-old-41-7")
+        try FileManager.default.createDirectory(atPath: root.path + "/.site.coursebook-new-41-7/assets", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root.path + "/.site.coursebook-new-12-3", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root.path + "/.other.coursebook-new-12-3", withIntermediateDirectories: true)
+        #expect(!FileManager.default.fileExists(atPath: out))
+
+        try SiteWriter.recover(destination: out)
+        #expect(try snapshot(out) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+                == [".other.coursebook-new-12-3", ".site.coursebook-lock", "site"])
+
+        // Killed after the swap, before the old copy was removed: the next build removes it.
+        try FileManager.default.createDirectory(atPath: root.path + "/.site.coursebook-old-9-9", withIntermediateDirectories: true)
+        try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("new".utf8))], to: out)
+        #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8) == "new")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+                == [".other.coursebook-new-12-3", ".site.coursebook-lock", "site"])
+    }
+
+    /// Builds of one destination at once take turns: none fails, none leaves anything behind,
+    /// and the site in place is always one of them, whole.
+    @Test func concurrentBuildsOfOneSiteTakeTurns() async throws {
+        let root = temporaryFolder("concurrent")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("site").path
+        let failures = await withTaskGroup(of: [String].self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    var failures: [String] = []
+                    for round in 0..<25 {
+                        let text = "\(writer)-\(round)"
+                        do throws(SiteWriteError) {
+                            try SiteWriter.write([SiteFile(path: "index.html", bytes: Array(text.utf8)),
+                                                  SiteFile(path: "assets/\(text).css", bytes: Array(text.utf8))], to: out)
+                        } catch {
+                            failures.append(error.description)
+                        }
+                    }
+                    return failures
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(failures == [])
+        let text = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out + "/assets") == ["\(text).css"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == [".site.coursebook-lock", "site"])
+    }
+
+    private func snapshot(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[path] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path))
+            }
+        }
+        return files
     }
 
     @Test func refusesWhatItMustNotReplace() throws {
@@ -131,6 +206,36 @@ struct SiteWriterTests {
             try SiteWriter.validate(destination: root.appendingPathComponent("repo").path, course: deeper)
         }
         try SiteWriter.validate(destination: root.appendingPathComponent("repo/_site").path, course: course)
+
+        // A site of coursebook's that holds a file of the author's would lose it.
+        try SiteWriter.write([SiteFile(path: "index.html", bytes: []), SiteFile(path: "assets/a.css", bytes: [])],
+                             to: root.appendingPathComponent("site").path)
+        try SiteWriter.validate(destination: root.appendingPathComponent("site").path, course: course)
+        _ = FileManager.default.createFile(atPath: root.appendingPathComponent("site/notes.txt").path, contents: Data("mine".utf8))
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("site/assets/drafts"), withIntermediateDirectories: true)
+        #expect(throws: SiteWriteError(folder: root.appendingPathComponent("site").path,
+                                       message: "the site holds files coursebook did not write (assets/drafts, notes.txt); a build would delete them: move them out, or choose another --out")) {
+            try SiteWriter.validate(destination: root.appendingPathComponent("site").path, course: course)
+        }
+        // A symbolic link would be replaced by a folder.
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("link").path,
+                                                   withDestinationPath: root.appendingPathComponent("elsewhere").path)
+        #expect(throws: SiteWriteError(folder: root.appendingPathComponent("link").path,
+                                       message: "this is a symbolic link, and a build replaces --out whole; give the folder it points to, or another --out")) {
+            try SiteWriter.validate(destination: root.appendingPathComponent("link").path, course: course)
+        }
+        // The cache folder, one that holds it, one inside it.
+        let cache = root.appendingPathComponent("cache/results").path
+        for (relative, message) in [
+            ("cache/results", "this is the cache folder (--cache-dir); choose another --out"),
+            ("cache", "this folder contains the cache folder (\(cache)); choose another --out"),
+            ("cache/results/site", "this folder is inside the cache folder (\(cache)); choose another --out"),
+        ] {
+            let destination = root.appendingPathComponent(relative).path
+            #expect(throws: SiteWriteError(folder: destination, message: message)) {
+                try SiteWriter.validate(destination: destination, course: course, cacheFolder: cache)
+            }
+        }
 
         // Another repository's root, for a course kept elsewhere.
         let other = root.appendingPathComponent("other")

@@ -31,7 +31,67 @@ struct BuildCommandTests {
         #expect(result.status == 1)
         #expect(result.standardError.hasSuffix("coursebook build: the check failed; \(out.path) was not written\n"))
         #expect(try snapshot(out) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["site"])
+        // Beside it, only the lock file that builds of it take turns with.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == [".site.coursebook-lock", "site"])
+    }
+
+    /// A build killed between its two renames left no site, the old one moved aside and a
+    /// staging folder: the next build, even one whose check fails, puts the site back.
+    @Test func theNextBuildRepairsWhatAKilledOneLeft() throws {
+        let root = temporaryFolder("killed-build")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("site")
+        #expect(try build("passing", out: out).status == 0)
+        let before = try snapshot(out)
+        try FileManager.default.moveItem(at: out, to: root.appendingPathComponent(".site.coursebook-old-7-7"))
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(".site.coursebook-new-7-7/assets"),
+                                                withIntermediateDirectories: true)
+        let failed = try build("output-mismatch", out: out)
+        #expect(failed.status == 1)
+        #expect(try snapshot(out) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == [".site.coursebook-lock", "site"])
+    }
+
+    /// Four builds of one site at once, through the binary: they take turns, and every one
+    /// succeeds.
+    @Test func concurrentBuildsOfOneSiteAllSucceed() async throws {
+        let root = temporaryFolder("concurrent-builds")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("site").path
+        let cache = root.appendingPathComponent("cache").path
+        _ = try coursebook(["check", "passing", "--cache-dir", cache])
+        let statuses = try await withThrowingTaskGroup(of: [Int32].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    try (0..<3).map { _ in try coursebook(["build", "passing", "--out", out, "--cache-dir", cache]).status }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(statuses == Array(repeating: 0, count: 12))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == [".site.coursebook-lock", "cache", "site"])
+    }
+
+    @Test func refusesALinkTheCacheFolderAndASiteWithTheAuthorsFiles() throws {
+        let root = temporaryFolder("refused-out")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let target = root.appendingPathComponent("target")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("link"), withDestinationURL: target)
+        let link = try coursebook(["build", "passing", "--out", root.path + "/link"])
+        #expect(link == CommandResult(status: 4, standardOutput: "", standardError: "coursebook build: \(root.path)/link: this is a symbolic link, and a build replaces --out whole; give the folder it points to, or another --out\n"))
+
+        let cache = root.appendingPathComponent("cache").path
+        let sameAsCache = try coursebook(["build", "passing", "--out", cache, "--cache-dir", cache])
+        #expect(sameAsCache == CommandResult(status: 4, standardOutput: "", standardError: "coursebook build: \(cache): this is the cache folder (--cache-dir); choose another --out\n"))
+
+        let out = root.appendingPathComponent("site")
+        #expect(try build("passing", out: out).status == 0)
+        try "mine".write(to: out.appendingPathComponent("notes.md"), atomically: true, encoding: .utf8)
+        let foreign = try build("passing", out: out)
+        #expect(foreign.status == 4)
+        #expect(foreign.standardError == "coursebook build: \(out.path): the site holds files coursebook did not write (notes.md); a build would delete them: move them out, or choose another --out\n")
+        #expect(try String(contentsOf: out.appendingPathComponent("notes.md"), encoding: .utf8) == "mine")
     }
 
     @Test func refusesTheCourseFolderAndFoldersItDidNotWrite() throws {
