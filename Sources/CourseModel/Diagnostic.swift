@@ -79,6 +79,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case outputWithoutScenario = "output-without-scenario"
     case outputRepeated = "output-repeated"
     case outputMismatch = "output-mismatch"
+    case outputUnholdable = "output-unholdable"
     case compileError = "compile-error"
     case coreCompileError = "core-compile-error"
     case scenarioCrashed = "scenario-crashed"

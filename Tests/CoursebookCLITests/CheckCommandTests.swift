@@ -251,6 +251,57 @@ import Testing
         #expect(try String(contentsOf: course.appendingPathComponent("01-a.md"), encoding: .utf8) == text)
     }
 
+    /// Output a Markdown block cannot hold (NUL, a carriage return alone) is an error that names
+    /// the byte and its line, never an update that changes the lesson on every run; CRLF is a
+    /// line end, as in the lesson: updated once, then equal.
+    @Test func outputALessonCannotHoldIsAnErrorAndCRLFConverges() throws {
+        let root = temporaryFolder("unholdable")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let course = root.appendingPathComponent("course")
+        try FileManager.default.createDirectory(at: course, withIntermediateDirectories: true)
+        try #"{ "title": "T", "language": "en", "limitNotes": "optional" }"#
+            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        let text = #"""
+            # A
+
+            ```swift scenario
+            print("a\0b")
+            ```
+
+            ```swift scenario
+            print("one")
+            print("two\rthree")
+            ```
+
+            ```swift scenario
+            print("x\r\ny")
+            print("z")
+            ```
+
+            """#
+        try text.write(to: course.appendingPathComponent("01-a.md"), atomically: true, encoding: .utf8)
+        let errors = """
+            course/01-a.md:3:1: error: scenario has no 'output' block; add one after it (or run 'coursebook check --update')
+            course/01-a.md:3:1: error: scenario printed a NUL byte (\\0) on line 1 of its output, which an 'output' block cannot hold (Markdown reads it as U+FFFD); print it some other way, such as escaped
+            course/01-a.md:7:1: error: scenario has no 'output' block; add one after it (or run 'coursebook check --update')
+            course/01-a.md:7:1: error: scenario printed a carriage return (\\r) without a line feed on line 2 of its output, which an 'output' block cannot hold (Markdown reads it as a line end); print it some other way, such as escaped
+
+            """
+        let first = try coursebook(["check", "course", "--update", "--no-cache"], in: root)
+        #expect(first == CommandResult(status: 1, standardOutput: """
+            course/01-a.md:17: inserted an output block for the scenario at line 12
+            compiled 3 scenarios (1 swiftc run), cache not used
+            4 errors, 0 warnings
+            1 passed, 2 failed
+
+            """, standardError: errors))
+        #expect(try String(contentsOf: course.appendingPathComponent("01-a.md"), encoding: .utf8)
+                == text.replacingOccurrences(of: "print(\"z\")\n```\n", with: "print(\"z\")\n```\n\n```output\nx\ny\nz\n```\n"))
+        let second = try coursebook(["check", "course", "--update", "--no-cache"], in: root)
+        #expect(second.standardOutput == "compiled 3 scenarios (1 swiftc run), cache not used\n4 errors, 0 warnings\n1 passed, 2 failed\n")
+        #expect(second.standardError == errors)
+    }
+
     @Test func theDefaultCourseFolderIsLessons() throws {
         let root = temporaryFolder("default")
         defer { try? FileManager.default.removeItem(at: root) }
