@@ -86,6 +86,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case scenarioTimeout = "scenario-timeout"
     case scenarioOutputCap = "scenario-output-cap"
     case toolchainUnavailable = "toolchain-unavailable"
+    case cacheUnusable = "cache-unusable"
     // Core listings and illustrations.
     case coreListingDrift = "core-listing-drift"
     case coreListingAmbiguous = "core-listing-ambiguous"
@@ -97,6 +98,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case limitNoteRepeated = "limit-note-repeated"
     case limitNoteUnknown = "limit-note-unknown"
     case limitNoteFullStop = "limit-note-full-stop"
+    case limitNoteNumber = "limit-note-number"
     case sectionWithoutLimitNote = "section-without-limit-note"
     // Updating lessons.
     case updateFailed = "update-failed"

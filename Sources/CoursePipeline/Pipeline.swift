@@ -46,6 +46,7 @@ package struct Pipeline: Sendable {
     // MARK: The commands
 
     package func check(_ options: CheckCommandOptions) throws(PipelineError) -> Checked {
+        try Self.prepareCache(options.shared)
         let loaded = try load(options.shared.course)
         var checked = try check(loaded, findings: [], options: options.shared, update: options.update,
                                 forSite: false).checked
@@ -84,6 +85,7 @@ package struct Pipeline: Sendable {
     /// load → prepare → check, stopping when the check fails.
     private func checkedSite(_ options: BuildCommandOptions,
                              validatingDestination: Bool) throws(PipelineError) -> (Checked, SiteInput) {
+        try Self.prepareCache(options.shared)
         let loaded = try load(options.shared.course)
         let site = try prepare(loaded.course, out: validatingDestination ? options.out : nil,
                                cacheFolder: Self.cacheFolder(options.shared, course: loaded.course))
@@ -255,6 +257,35 @@ package struct Pipeline: Sendable {
             course, findings: loaded.diagnostics + findings, facts: facts, outcomes: outcomes, run: run,
             compilerVersion: compiler.version, options: CheckOptions(strict: options.strict, update: update))
         return (Checked(report: report, cacheUsed: cacheFolder != nil), facts)
+    }
+
+    /// `--cache-dir DIR` must be a folder the cache can live in: made now when missing, and an
+    /// error (a wrong command line) when a file is in the way or it cannot be made. Results
+    /// that could not be kept would silently make every run compile everything.
+    static func prepareCache(_ options: SharedOptions) throws(PipelineError) {
+        guard case .folder(let folder) = options.cache else { return }
+        func refuse(_ why: String) -> PipelineError {
+            PipelineError(.load, path: folder, status: .usage,
+                          diagnostic: .error(.cacheUnusable, "--cache-dir \(folder): \(why)", at: nil))
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw refuse("this is a file; the cache needs a folder") }
+            return
+        }
+        // The first folder on the way that cannot be made says why.
+        var path = folder.hasPrefix("/") ? "/" : ""
+        for part in folder.split(separator: "/") {
+            path += (path.isEmpty || path == "/" ? "" : "/") + part
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+                guard isFolder.boolValue else { throw refuse("cannot make the folder: \(path) is a file") }
+                continue
+            }
+            guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+                throw refuse("cannot make the folder \(path): \(String(cString: strerror(errno)))")
+            }
+        }
     }
 
     /// Where results are kept between runs; nil with `--no-cache`.

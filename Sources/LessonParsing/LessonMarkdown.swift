@@ -325,8 +325,13 @@ package final class LessonDocument: @unchecked Sendable {
             case .text where linkDepth == 0:
                 guard let text = cmark_node_get_literal(node) else { break }
                 if strstr(text, "DR") != nil {
-                    for mention in LimitNoteMention.find(in: literal(node)) {
-                        reading.elements.append(.mention(number: mention.number, line: line))
+                    let text = literal(node)
+                    for mention in LimitNoteMention.find(in: text) {
+                        if let number = mention.number {
+                            reading.elements.append(.mention(number: number, line: line))
+                        } else {
+                            reading.elements.append(.oversizedMention(label: String(text[mention.range]), line: line))
+                        }
                     }
                 }
                 if strstr(text, "[^") != nil {
@@ -603,7 +608,9 @@ package final class LessonDocument: @unchecked Sendable {
     private static func linkMentions(in node: OpaquePointer,
                                      linked: (Int) -> Bool) -> [(link: OpaquePointer, number: Int)] {
         let text = literal(node)
-        let mentions = LimitNoteMention.find(in: text).filter { linked($0.number) }
+        let mentions = LimitNoteMention.find(in: text).compactMap { mention in
+            mention.number.map { (number: $0, range: mention.range) }
+        }.filter { linked($0.number) }
         guard !mentions.isEmpty else { return [] }
         var links: [(link: OpaquePointer, number: Int)] = []
         var cursor = text.startIndex

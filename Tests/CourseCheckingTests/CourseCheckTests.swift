@@ -81,6 +81,13 @@ struct CourseCheckTests {
         #expect(!report.succeeded)
     }
 
+    /// A time limit is said as it was given, never rounded to "0 s".
+    @Test(arguments: [(Duration.seconds(10), "10 s"), (.milliseconds(1500), "1.5 s"), (.milliseconds(250), "0.25 s"),
+                      (.milliseconds(1), "0.001 s"), (.microseconds(100), "less than 0.001 s")])
+    func timeLimitsInWords(duration: Duration, words: String) {
+        #expect(seconds(duration) == words)
+    }
+
     @Test func onlyAFinalNewlineDifferenceIsIgnored() {
         let text = "# L\n\n```swift scenario\nx\n```\n\n```output\na\n\n```\n\nDR1. n\n"
         let (read, found) = course([text])

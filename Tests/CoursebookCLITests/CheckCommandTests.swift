@@ -302,6 +302,21 @@ import Testing
         #expect(second.standardError == errors)
     }
 
+    /// A `--cache-dir` that cannot hold the cache is a wrong command line, not a run that
+    /// silently keeps nothing.
+    @Test func aCacheFolderThatIsAFileIsRefused() throws {
+        let root = temporaryFolder("cache-file")
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = FileManager.default.createFile(atPath: root.appendingPathComponent("cache").path, contents: Data())
+        let file = try coursebook(["check", fixtures.appendingPathComponent("passing").path, "--cache-dir", "cache"], in: root)
+        #expect(file == CommandResult(status: 64, standardOutput: "",
+                                      standardError: "coursebook check: --cache-dir cache: this is a file; the cache needs a folder\n"))
+        let below = try coursebook(["build", fixtures.appendingPathComponent("passing").path, "--out", "site", "--cache-dir", "cache/results"], in: root)
+        #expect(below == CommandResult(status: 64, standardOutput: "",
+                                       standardError: "coursebook build: --cache-dir cache/results: cannot make the folder: cache is a file\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["cache"])
+    }
+
     @Test func theDefaultCourseFolderIsLessons() throws {
         let root = temporaryFolder("default")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -317,6 +332,9 @@ struct CommandLineTests {
         (["check", "a", "b"], "coursebook check: unexpected argument 'b'\nsee 'coursebook check --help'\n"),
         (["check", "--timeout"], "coursebook check: '--timeout' needs a value\nsee 'coursebook check --help'\n"),
         (["check", "passing", "--timeout", "soon"], "coursebook check: '--timeout' needs a number of seconds greater than 0, not 'soon'\nsee 'coursebook check --help'\n"),
+        (["check", "passing", "--timeout", "0.0001"], "coursebook check: '--timeout' needs at least 0.001 seconds (1 ms), not '0.0001'\nsee 'coursebook check --help'\n"),
+        (["check", "passing", "--cache-dir", ""], "coursebook check: '--cache-dir' needs a folder, not an empty name\nsee 'coursebook check --help'\n"),
+        (["build", "passing", "--out", "site", "--cache-dir="], "coursebook build: '--cache-dir' needs a folder, not an empty name\nsee 'coursebook build --help'\n"),
         (["check", "--strict=yes"], "coursebook check: '--strict' takes no value\nsee 'coursebook check --help'\n"),
         (["help", "nothing"], "coursebook help: no command 'nothing' (commands: check, build)\n"),
     ])

@@ -134,6 +134,27 @@ struct LessonAssemblyTests {
         #expect(read.mentions == [LimitNoteReference(number: 2, line: 7)])
     }
 
+    /// A number too large to hold is never silently taken for no note at all.
+    @Test func aNoteNumberTooLargeIsAnErrorAndItsMentionAWarning() {
+        let (read, diagnostics) = lesson("""
+            # T
+
+            DR1. A note.
+
+            DR99999999999999999999. Meant as a note.
+
+            See DR99999999999999999999 and DR1.
+            """)
+        #expect(read.notes.map(\.number) == [1])
+        #expect(diagnostics.map(\.summary) == [
+            "'DR99999999999999999999.' starts a limitation note whose number is too large to hold; notes are numbered DR1, DR2 ... through the course",
+            "DR99999999999999999999 is mentioned, but its number is too large for any limitation note",
+        ])
+        #expect(diagnostics.map(\.severity) == [.error, .warning])
+        #expect(diagnostics.map { $0.location?.line } == [5, 7])
+        #expect(read.mentions == [LimitNoteReference(number: 1, line: 7)])
+    }
+
     @Test(arguments: [
         ("DR10. Text", LimitNoteLabel.note(number: 10, body: "Text")),
         ("DR1.", .note(number: 1, body: "")),
@@ -142,6 +163,7 @@ struct LessonAssemblyTests {
         ("DR3.5 is a version", .none),
         ("DRX. no", .none),
         ("Not DR1.", .none),
+        ("DR99999999999999999999. Too large", .numberTooLarge(label: "DR99999999999999999999")),
     ])
     func noteLabels(text: String, expected: LimitNoteLabel) {
         #expect(LimitNoteLabel.parse(text) == expected)
