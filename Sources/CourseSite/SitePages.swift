@@ -68,6 +68,9 @@ package enum SitePages {
 
     package static func pageName(_ lesson: Lesson) -> String { Lesson.pageName(ofFile: lesson.fileName) }
 
+    /// How a link names a lesson's page (percent-encoded).
+    package static func pageHref(_ lesson: Lesson) -> String { Lesson.pageHref(ofFile: lesson.fileName) }
+
     /// Renders every file into `sink`; returns how many pages and assets it made.
     @discardableResult
     package static func render(_ input: SiteInput, into sink: any SiteSink) throws(SiteWriteError) -> (pages: Int, assets: Int) {
@@ -105,7 +108,7 @@ package enum SitePages {
                 coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
                 noteHref: { number in
                     guard let owner = noteLesson[number] else { return nil }
-                    return owner == index ? "#dr\(number)" : "\(pageName(course.lessons[owner]))#dr\(number)"
+                    return owner == index ? "#dr\(number)" : "\(pageHref(course.lessons[owner]))#dr\(number)"
                 },
                 limitationsHref: { "\(limitationsPage)#dr\($0)" })
             let body = LessonBody(lesson, document: input.documents[index], context: context)
@@ -113,7 +116,7 @@ package enum SitePages {
             // stays on its lesson's page.
             let notes = lesson.notes.isEmpty ? [:]
                 : input.documents[index].renderNotes(mentionHref: { noteLesson[$0] == nil ? nil : "#dr\($0)" })
-                    .mapValues { footnotesPointing(to: pageName(lesson), in: $0) }
+                    .mapValues { footnotesPointing(to: pageHref(lesson), in: $0) }
             return (body, notes)
         }
         var passed = [Int](repeating: 0, count: course.lessons.count)
@@ -135,7 +138,7 @@ package enum SitePages {
             [
                 "number": .text(String(number + 1)),
                 "title": .text(lesson.title ?? lesson.slug),
-                "href": .text(pageName(lesson)),
+                "href": .text(pageHref(lesson)),
                 "introduction": .html(rendered[number].body.introduction),
                 // A page with no scenario (a glossary) or no note says nothing of them.
                 "scenarioCount": .text(lesson.scenarios.isEmpty ? "" : words.scenarioCount(verified[number])),
@@ -156,7 +159,7 @@ package enum SitePages {
             func link(_ other: Int) -> TemplateValue {
                 guard course.lessons.indices.contains(other) else { return .record(["title": .text(""), "href": .text("")]) }
                 let target = course.lessons[other]
-                return .record(["title": .text(target.title ?? target.slug), "href": .text(pageName(target))])
+                return .record(["title": .text(target.title ?? target.slug), "href": .text(pageHref(target))])
             }
             let body = rendered[number].body
             values["lesson"] = .record([
@@ -187,12 +190,12 @@ package enum SitePages {
             return [
                 "number": .text(String(number + 1)),
                 "title": .text(lesson.title ?? lesson.slug),
-                "href": .text(pageName(lesson)),
+                "href": .text(pageHref(lesson)),
                 "notes": .list(lesson.notes.map { note in
                     [
                         "label": .text(note.label),
                         "id": .text("dr\(note.number)"),
-                        "href": .text("\(pageName(lesson))#dr\(note.number)"),
+                        "href": .text("\(pageHref(lesson))#dr\(note.number)"),
                         "body": .html(bodies[note.number] ?? escapeHTML(note.text)),
                     ]
                 }),
@@ -242,7 +245,7 @@ private struct CommonValues: Sendable {
             [
                 "number": .text(String(index + 1)),
                 "title": .text(lesson.title ?? lesson.slug),
-                "href": .text(SitePages.pageName(lesson)),
+                "href": .text(SitePages.pageHref(lesson)),
                 "current": .bool(false),
                 "sections": .list([]),
             ]

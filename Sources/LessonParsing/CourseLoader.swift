@@ -46,17 +46,43 @@ package enum CourseLoader {
         let config = try CourseConfigReader.read(Array(configData), file: configDisplay)
 
         var coreFiles: [CoreFile] = []
+        var listed: [String: String] = [:]
+        var occurrences: [String: Int] = [:]
         for relative in config.core {
             let path = URL(fileURLWithPath: relative, relativeTo: URL(fileURLWithPath: absolute + "/"))
                 .standardizedFileURL.path
             let shown = displayPath(display, relative)
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CourseReadError("core file '\(relative)' does not exist (\(shown))",
-                                      file: configDisplay, line: CourseConfigReader.line(of: relative, in: configData))
+            occurrences[relative, default: 0] += 1
+            let line = CourseConfigReader.line(of: relative, in: configData, occurrence: occurrences[relative]!)
+            func refuse(_ why: String) -> CourseReadError {
+                CourseReadError("core file '\(relative)' \(why)", file: configDisplay, line: line)
             }
-            let text = try decodeUTF8(Array(data), file: shown)
-            coreFiles.append(CoreFile(name: URL(fileURLWithPath: path).lastPathComponent,
-                                      path: path, displayPath: shown, text: text))
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                throw refuse(errno == ENOENT || errno == ENOTDIR ? "does not exist (\(shown))"
+                             : "cannot be read (\(shown)): \(String(cString: strerror(errno)))")
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR: throw refuse("is a folder, not a Swift file (\(shown))")
+            default: throw refuse("is not a regular file but a device, pipe or socket (\(shown))")
+            }
+            guard let bytes = readFile(atPath: path) else {
+                throw refuse("cannot be read (\(shown)): \(String(cString: strerror(errno)))")
+            }
+            // The same file twice (`X` and `./X`, or through a link) would be compiled twice,
+            // and every scenario would fail with the compiler's redeclaration errors.
+            let identity = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            if let first = listed[identity] {
+                throw refuse("is listed twice: '\(first)' is the same file; list it once")
+            }
+            listed[identity] = relative
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            if let other = coreFiles.firstIndex(where: { $0.name == name }) {
+                throw refuse("has the same file name as '\(config.core[other])'; the compiler needs core files with different names")
+            }
+            let text = try decodeUTF8(bytes, file: shown)
+            coreFiles.append(CoreFile(name: name, path: path, displayPath: shown, text: text))
         }
 
         let names: [String]
@@ -71,7 +97,7 @@ package enum CourseLoader {
         }
 
         let lessonFolder = absolute
-        let lessonPages = Dictionary(uniqueKeysWithValues: names.map { ($0, Lesson.pageName(ofFile: $0)) })
+        let lessonPages = Dictionary(uniqueKeysWithValues: names.map { ($0, Lesson.pageHref(ofFile: $0)) })
         let read = names.concurrentMap { name -> Result<(Lesson, LessonDocument, [Diagnostic]), CourseReadError> in
             let shown = displayPath(display, name)
             guard let bytes = readFile(atPath: lessonFolder + "/" + name) else {

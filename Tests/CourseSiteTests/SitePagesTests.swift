@@ -271,3 +271,29 @@ struct PageWithoutScenariosTests {
         #expect(!index.contains("0 scenarios verified") && !index.contains("0 limitations"))
     }
 }
+
+/// A lesson file whose name holds `#` or `?`: its page keeps the name, every link to it is
+/// percent-encoded, so that a browser opens the page instead of reading a fragment or a query.
+struct PageNamesInLinksTests {
+    @Test func linksToAPageWithHashOrQuestionMarkAreEncoded() throws {
+        let folder = temporaryFolder("page-names")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try #"{ "title": "T", "language": "en" }"#.write(to: folder.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        try "# One\n\nOn to [the next](02-c%23%3F.md#part).\n".write(to: folder.appendingPathComponent("01-a.md"), atomically: true, encoding: .utf8)
+        try "# C# or not?\n\nDR1. A note.\n".write(to: folder.appendingPathComponent("02-c#?.md"), atomically: true, encoding: .utf8)
+        try "# Three\n\nSee DR1.\n".write(to: folder.appendingPathComponent("03-d.md"), atomically: true, encoding: .utf8)
+        var options = BuildCommandOptions()
+        options.shared.course = folder.path
+        options.shared.cache = .none
+        let (checked, files) = try Pipeline().siteFiles(options)
+        #expect(checked.report.diagnostics.isEmpty, "\(checked.report.diagnostics)")
+        #expect(files.map(\.path).contains("02-c#?.html"))
+        let first = files.text("01-a.html")
+        #expect(first.contains("<a href=\"02-c%23%3F.html#part\">the next</a>"))
+        #expect(first.contains("href=\"02-c%23%3F.html\""))  // the navigation and "next"
+        #expect(!first.contains("href=\"02-c#"))
+        #expect(files.text("03-d.html").contains("<a href=\"02-c%23%3F.html#dr1\">DR1</a>"))
+        #expect(files.text("index.html").contains("href=\"02-c%23%3F.html\""))
+        #expect(files.text("limitations.html").contains("href=\"02-c%23%3F.html#dr1\""))
+    }
+}
