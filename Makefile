@@ -12,7 +12,7 @@ DEBUG := .build/debug/coursebook
 DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev tidy chromium
 BENCH_PACKAGES := hugo cmark-gfm
 
-.PHONY: all deps install-packages build check site test golden bench screenshots docs-screenshots clean
+.PHONY: all deps install-packages build check site test golden bench sanitize fuzz screenshots docs-screenshots clean
 
 all: deps build check site
 
@@ -63,6 +63,21 @@ golden: deps
 bench: build
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
 	.build/release/coursebook-bench
+
+# The whole test suite under AddressSanitizer, then under ThreadSanitizer (the cmark-gfm
+# wrapper, the runner and the site are used from several threads), each in a build folder of
+# its own. Too slow for `make test`.
+sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/sanitize-address
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/sanitize-address
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/sanitize-thread
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/sanitize-thread
+
+# libFuzzer targets (swiftc -sanitize=fuzzer) for lesson parsing and the --update rewriter,
+# FUZZ_SECONDS each (default 60), from the seeds in Tests/Fuzz/corpus/. See scripts/fuzz.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz
 
 BIN ?= $(RELEASE)
 SHOTS := .build/screenshots

@@ -179,7 +179,7 @@ package enum CourseCheck {
     /// The first byte of a scenario's output that no Markdown code block holds as it is: NUL
     /// (cmark-gfm reads it as U+FFFD) and a carriage return without a line feed (read as a line
     /// end). With either, the block `--update` writes could never equal the output again.
-    static func unholdableByte(in output: String) -> (name: String, line: Int, why: String)? {
+    package static func unholdableByte(in output: String) -> (name: String, line: Int, why: String)? {
         guard output.containsBytes("\r") || output.containsBytes("\0") else { return nil }
         let bytes = Array(output.utf8)
         var line = 1
