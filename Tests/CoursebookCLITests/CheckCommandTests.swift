@@ -120,11 +120,11 @@ import Testing
 
             """),
         ("illustration-syntax", [], 0, """
-            illustration-syntax/01-lesson.md:6:17: warning: illustration is not valid Swift: expected ')' to end function call
+            illustration-syntax/01-lesson.md:6:20: warning: illustration is not valid Swift: expected ')' to end function call
 
             """),
         ("illustration-syntax", ["--strict"], 1, """
-            illustration-syntax/01-lesson.md:6:17: error: illustration is not valid Swift: expected ')' to end function call
+            illustration-syntax/01-lesson.md:6:20: error: illustration is not valid Swift: expected ')' to end function call
 
             """),
         ("compile-error", [], 1, """
