@@ -176,8 +176,26 @@ import Testing
         let result = try check(fixture, extra)
         #expect(result.status == status, "\(result)")
         #expect(result.standardError == standardError)
-        if status != 2 { #expect(result.standardOutput.hasSuffix(" failed\n") || result.standardOutput.contains(" failed, ")) }
+        // The tally, exactly: a lesson-rule error fails the check with no scenario failed.
+        let key = ([fixture] + extra).joined(separator: " ")
+        if status == 2 {
+            #expect(result.standardOutput == "")
+        } else {
+            let tally = try #require(Self.tallies[key], "no tally for \(key)")
+            #expect(result.standardOutput.hasSuffix("\n" + tally + "\n"), "\(result.standardOutput)")
+        }
     }
+
+    static let tallies = [
+        "missing-output": "0 passed, 1 failed", "orphan-output": "1 passed, 0 failed",
+        "core-drift": "0 passed, 0 failed", "limit-note-gap": "0 passed, 0 failed",
+        "limit-note-repeat": "0 passed, 0 failed", "limit-note-order": "0 passed, 0 failed",
+        "missing-title": "0 passed, 0 failed", "section-without-note": "2 passed, 0 failed",
+        "section-without-note --strict": "2 passed, 0 failed", "illustration-syntax": "0 passed, 0 failed",
+        "illustration-syntax --strict": "0 passed, 0 failed", "compile-error": "1 passed, 1 failed",
+        "missing-brace": "2 passed, 1 failed", "crash": "1 passed, 1 failed",
+        "timeout --timeout 1": "1 passed, 1 failed", "crlf": "1 passed, 0 failed",
+    ]
 
     @Test func countsOfTheFaults() throws {
         #expect(try check("compile-error").standardOutput
