@@ -152,6 +152,23 @@ struct BuildCommandTests {
         #expect(page.contains("Skip to content"))
     }
 
+    /// A course in a language without built-in words draws a warning from the prepare step;
+    /// under --strict it is an error, and nothing is written.
+    @Test func strictStopsABuildOnTheLanguageWarning() throws {
+        let root = temporaryFolder("strict-language")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("site")
+        let result = try build("custom-templates", out: out, ["--strict"])
+        #expect(result.status == 1)
+        #expect(result.standardError == """
+            custom-templates/course.json: error: no built-in words for language 'de'; pages use English for the words the tool adds
+            coursebook build: the check failed; \(out.path) was not written
+
+            """)
+        #expect(result.standardOutput == "compiled 0 scenarios, 0 from the cache\n1 error, 0 warnings\n0 passed, 0 failed\n")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test func outIsRequired() throws {
         let result = try coursebook(["build", "passing"])
         #expect(result.status == 64)

@@ -335,6 +335,15 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["cache"])
     }
 
+    /// No compiler: exit status 5, with what to do about it, before anything runs.
+    @Test func noSwiftCompilerIsExitStatusFive() throws {
+        let result = try coursebook(["check", "passing", "--no-cache"], environment: ["COURSEBOOK_SWIFTC": "/nowhere/swiftc"])
+        #expect(result == CommandResult(status: 5, standardOutput: "", standardError: """
+            coursebook check: cannot find '/nowhere/swiftc' on PATH: scenarios need the Swift toolchain (set COURSEBOOK_SWIFTC to choose a compiler)
+
+            """))
+    }
+
     @Test func theDefaultCourseFolderIsLessons() throws {
         let root = temporaryFolder("default")
         defer { try? FileManager.default.removeItem(at: root) }

@@ -27,14 +27,14 @@ struct CommandResult: Equatable, CustomStringConvertible {
 }
 
 /// Runs the built binary in `folder` (the fixtures by default), as a user would.
-func coursebook(_ arguments: [String], in folder: URL = fixtures) throws -> CommandResult {
+func coursebook(_ arguments: [String], in folder: URL = fixtures, environment: [String: String] = [:]) throws -> CommandResult {
     guard FileManager.default.isExecutableFile(atPath: coursebookBinary) else {
         Issue.record("no coursebook binary at \(coursebookBinary): run 'swift build' first")
         return CommandResult(status: -1, standardOutput: "", standardError: "")
     }
     var watcher = CollectingWatcher(timeLimit: .seconds(300))
     let termination = try ChildProcess(executable: coursebookBinary, arguments: arguments,
-                                       environment: ["NO_COLOR": "1"],
+                                       environment: environment.merging(["NO_COLOR": "1"]) { $1 },
                                        workingDirectory: folder.path).run(watching: &watcher)
     guard case .exited(let status) = termination else {
         Issue.record("coursebook ended with \(termination)")

@@ -134,6 +134,18 @@ struct LessonAssemblyTests {
         #expect(read.mentions == [LimitNoteReference(number: 2, line: 7)])
     }
 
+    /// Raw HTML is a warning at its line and column that says what happens to it and what to
+    /// write instead.
+    @Test func rawHTMLIsAWarningThatSaysWhatToWrite() {
+        let (_, diagnostics) = lesson("# T\n\nHi <b onclick=\"x()\">there</b>.\n")
+        #expect(diagnostics == [
+            .warning(.rawHTML, "raw HTML is shown on the page as text, not passed through; write Markdown, or one of the allowed tags exactly (<kbd>, <sub>, <sup>, <br>, <mark>, <abbr title=\"...\">, <details>, <summary>)",
+                     at: SourceLocation(file: "lessons/01-test.md", line: 3, column: 4)),
+            .warning(.rawHTML, "raw HTML is shown on the page as text, not passed through; write Markdown, or one of the allowed tags exactly (<kbd>, <sub>, <sup>, <br>, <mark>, <abbr title=\"...\">, <details>, <summary>)",
+                     at: SourceLocation(file: "lessons/01-test.md", line: 3, column: 26)),
+        ])
+    }
+
     /// A number too large to hold is never silently taken for no note at all.
     @Test func aNoteNumberTooLargeIsAnErrorAndItsMentionAWarning() {
         let (read, diagnostics) = lesson("""
