@@ -571,7 +571,7 @@ package final class LessonDocument: @unchecked Sendable {
                     replacement = cmark_node_new(isBlock ? CMARK_NODE_CODE_BLOCK : CMARK_NODE_TEXT)!
                     cmark_node_set_literal(replacement, cmark_node_get_literal(node))
                 }
-                cmark_node_insert_before(node, replacement)
+                place(replacement, before: node)
                 state.allowedHTML[node] = nil
             }
             for (link, url) in state.pageLinks { cmark_node_set_url(link, url) }
@@ -601,6 +601,39 @@ package final class LessonDocument: @unchecked Sendable {
         for (link, number) in state.mentionLinks {
             cmark_node_set_url(link, mentionHref(number) ?? "#dr\(number)")
         }
+    }
+
+    /// Links `replacement` in before `node`. A table cell's extension admits only the inline
+    /// kinds cmark-gfm itself makes there, not the custom node that carries an allowed tag
+    /// (`<kbd>` and `<br>` in a table, common on GitHub): while the node goes in, the cell is
+    /// judged by `cellAdmission`, which admits it, and then given its own extension back. A node
+    /// that still cannot go in is shown as its text, never lost.
+    private static func place(_ replacement: OpaquePointer, before node: OpaquePointer) {
+        if cmark_node_insert_before(node, replacement) != 0 { return }
+        if let parent = cmark_node_parent(node), let own = cmark_node_get_syntax_extension(parent) {
+            cmark_node_set_syntax_extension(parent, cellAdmission.pointer)
+            let placed = cmark_node_insert_before(node, replacement) != 0
+            cmark_node_set_syntax_extension(parent, own)
+            if placed { return }
+        }
+        cmark_node_free(replacement)
+        let text = cmark_node_new(CMARK_NODE_TEXT)!
+        cmark_node_set_literal(text, cmark_node_get_literal(node))
+        cmark_node_insert_before(node, text)
+    }
+
+    /// An extension of coursebook's that only answers "yes" for the custom inline node; never
+    /// attached to a parser.
+    private static let cellAdmission: SyntaxExtension = {
+        let syntax = cmark_syntax_extension_new("coursebook-allowed-html")!
+        cmark_syntax_extension_set_can_contain_func(syntax) { _, _, child in
+            child == CMARK_NODE_CUSTOM_INLINE ? 1 : 0
+        }
+        return SyntaxExtension(pointer: syntax)
+    }()
+
+    private struct SyntaxExtension: @unchecked Sendable {
+        let pointer: OpaquePointer
     }
 
     /// Splits a text node at its `DRn` mentions, each linked one becoming a link node placed
