@@ -1,9 +1,9 @@
 import CourseFiles
-package import CourseModel
-package import CourseReports
+internal import CourseModel
+internal import CourseReports
 import Foundation
 import LessonParsing
-package import PreviewServer
+internal import PreviewServer
 
 /// `coursebook serve`: `watch` with a site folder of its own, served on 127.0.0.1 by the
 /// preview server. After every round the open pages reload: to the new site when the build

@@ -1,5 +1,5 @@
 import CourseFiles
-package import CourseModel
+internal import CourseModel
 import Foundation
 import LessonParsing
 

@@ -1,4 +1,4 @@
-package import CourseModel
+internal import CourseModel
 import ScenarioRunning
 
 extension Pipeline {
