@@ -189,10 +189,12 @@ final class EventStream {
     deinit { close(connection) }
 
     /// Reads until what has come holds `needle` (after what earlier waits consumed); false
-    /// when the stream ends or stays silent for 30 s.
-    func waitFor(_ needle: String) -> Bool {
+    /// when the stream ends, stays silent for 30 s, or has not said it within `timeout` (the
+    /// server's keep-alive comments would otherwise keep a wait going for ever).
+    func waitFor(_ needle: String, timeout: Duration = .seconds(120)) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
             if let found = text.range(of: needle) {
                 text = String(text[found.upperBound...])
                 return true
@@ -201,5 +203,6 @@ final class EventStream {
             if count <= 0 { return false }
             text += String(decoding: buffer[0..<count], as: UTF8.self)
         }
+        return false
     }
 }
