@@ -69,7 +69,11 @@ package struct CoursePreview: Sendable {
                                                                text: ReportText.plain(checked.report, cacheUsed: checked.cacheUsed))
         case .failed(let error):
             var text = error.checked.map { ReportText.plain($0.report, cacheUsed: $0.cacheUsed) } ?? ""
-            text += DiagnosticFormatter(colors: false).format(error.diagnostic) + "\n"
+            // A failed check is all the page needs to say; that the preview's own folder was
+            // not written would only name a temporary folder.
+            if error.status != .checkFailed || error.checked == nil {
+                text += DiagnosticFormatter(colors: false).format(error.diagnostic) + "\n"
+            }
             let title: String
             switch error.status {
             case .checkFailed: title = "The check failed"

@@ -26,6 +26,7 @@ package enum ReportText {
     package static func plain(_ report: CheckReport, cacheUsed: Bool) -> String {
         let formatter = DiagnosticFormatter(colors: false)
         var lines = report.diagnostics.map(formatter.format)
+        if !lines.isEmpty { lines.append("") }
         lines.append(statistics(report, cacheUsed: cacheUsed))
         if let counts = findingCounts(errors: report.errorCount, warnings: report.warningCount) { lines.append(counts) }
         lines.append(report.summaryLine)
