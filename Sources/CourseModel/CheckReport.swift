@@ -9,12 +9,17 @@ package struct ScenarioResult: Sendable {
     package var status: Status
     /// nil for a skipped scenario.
     package var outcome: ScenarioOutcome?
+    /// One diagram per change line of its verified output, in output order; empty when it
+    /// printed none, its tree is not written out, or diagrams are turned off.
+    package var diagrams: [ChangeDiagram]
 
-    package init(lessonIndex: Int, scenario: Scenario, status: Status, outcome: ScenarioOutcome?) {
+    package init(lessonIndex: Int, scenario: Scenario, status: Status, outcome: ScenarioOutcome?,
+                 diagrams: [ChangeDiagram] = []) {
         self.lessonIndex = lessonIndex
         self.scenario = scenario
         self.status = status
         self.outcome = outcome
+        self.diagrams = diagrams
     }
 
     /// The output the page shows under the scenario: what it printed when it passed.
@@ -102,6 +107,7 @@ package struct CheckReport: Sendable {
     package var skipped: Int { results.filter { $0.status == .skipped }.count }
     package var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
     package var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
+    package var noteCount: Int { diagnostics.filter { $0.severity == .note }.count }
     /// Nothing failed and nothing is wrong with the lessons.
     package var succeeded: Bool { failed == 0 && errorCount == 0 }
 

@@ -303,7 +303,7 @@ package struct Pipeline: Sendable {
         SwiftBlockFacts(
             findings: reading.problems.map { SyntaxFinding(line: $0.line, column: $0.column, message: $0.message) },
             shape: ScenarioShape(needsOwnProgram: reading.needsOwnProgram, hasMainAttribute: reading.hasMainAttribute),
-            highlighted: reading.highlighted)
+            highlighted: reading.highlighted, trees: reading.trees)
     }
 
     /// Where the compiler's version is remembered (by its path, size and modification time)
