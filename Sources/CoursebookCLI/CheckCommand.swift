@@ -88,8 +88,10 @@ struct ReportPrinter {
             console.out("\(update.location.file):\(update.location.line): \(update.summary)")
         }
         console.out(Self.statistics(report, cacheUsed: checked.cacheUsed))
-        if report.errorCount > 0 || report.warningCount > 0 {
-            console.out(counted(report.errorCount, "error") + ", " + counted(report.warningCount, "warning"))
+        if report.errorCount > 0 || report.warningCount > 0 || report.noteCount > 0 {
+            // Notes (what was left out, such as a scenario's diagrams) are counted, never failed on.
+            console.out(counted(report.errorCount, "error") + ", " + counted(report.warningCount, "warning")
+                        + (report.noteCount > 0 ? ", " + counted(report.noteCount, "note") : ""))
         }
         console.out(report.summaryLine)
     }
