@@ -8,9 +8,9 @@ import CourseModel
 /// tree once (recomputed or skipped), so the tree whose views are exactly those is the one.
 /// Trees with the same views are told apart by what each view reads; trees that still differ
 /// in shape leave the line unanswered. A scenario gets all its diagrams or none:
-/// - none, with a note, when a line has no tree that can be drawn (a tree built when the
-///   scenario runs, no tree in the scenario, trees it cannot tell apart, a tree that is not a
-///   tree) — never a guessed picture;
+/// - none, with a note, when the scenario builds a tree when it runs (that tree could be the
+///   one a line was measured on), or a line has no tree that can be drawn (no tree in the
+///   scenario, trees it cannot tell apart, a tree that is not a tree): never a guessed picture;
 /// - none, with an error at the scenario's line, when every tree is written out and a line
 ///   names views that none of them has: the output and the tree disagree.
 enum ChangeDiagramRules {
@@ -18,6 +18,12 @@ enum ChangeDiagramRules {
                          in lesson: Lesson) -> (diagrams: [ChangeDiagram], findings: [Diagnostic]) {
         let changes = MeasuredChange.all(in: output)
         guard !changes.isEmpty else { return ([], []) }
+        // A tree built when the scenario runs could be the one a line was measured on, even
+        // when a written tree has the same views: its storage or shape may differ.
+        if let unwritten = trees.unwritten.first {
+            return ([], [unwrittenNote(scenario, reason: "its view tree is built when it runs (\(unwritten.reason))",
+                                       codeLine: unwritten.line, in: lesson)])
+        }
         var diagrams: [ChangeDiagram] = []
         var disagreements: [Diagnostic] = []
         var unanswered: Diagnostic?
@@ -52,9 +58,6 @@ enum ChangeDiagramRules {
         let named = change.views.sorted()
         let candidates = trees.written.filter { $0.views.map(\.name).sorted() == named }
         guard !candidates.isEmpty else {
-            if let unwritten = trees.unwritten.first {
-                return .unwritten(reason: "its view tree is built when it runs (\(unwritten.reason))", line: unwritten.line)
-            }
             guard let closest = trees.written.max(by: { overlap($0, change) < overlap($1, change) }) else {
                 return .unwritten(reason: "it writes out no ViewTree(nodes:storage:) of its own", line: nil)
             }

@@ -99,7 +99,7 @@ package struct Pipeline: Sendable {
                              search: Bool) throws(PipelineError) -> (Checked, SiteInput) {
         let loaded = try load(options.shared.course)
         let site = try prepare(loaded.course, out: validatingDestination ? options.out : nil)
-        let (checked, facts) = try check(loaded, findings: site.findings, options: options.shared,
+        var (checked, facts) = try check(loaded, findings: site.findings, options: options.shared,
                                          update: false, forSite: true)
         guard checked.report.succeeded else {
             throw PipelineError(.check, path: options.out, status: .checkFailed,
@@ -108,8 +108,14 @@ package struct Pipeline: Sendable {
         }
         var course = loaded.course
         course.linkedFiles = site.linkedFiles
+        let counts = self.counts
+        let drawer = DiagramDrawer(storeFolder: Self.cacheFolder(course, options.shared), toolVersion: CoursebookVersion.current,
+                                   onDraw: { counts.diagramsDrawn.add(1, ordering: .relaxed) })
+        let diagrams = drawer.draw(checked.report, words: site.words.diagram, lessons: course.lessons.count)
+        checked.report.cacheRefusals += drawer.refusedEntries
         return (checked, SiteInput(course: course, documents: loaded.documents, report: checked.report,
-                                   facts: facts, templates: site.templates, words: site.words, search: search))
+                                   facts: facts, templates: site.templates, words: site.words, search: search,
+                                   diagrams: diagrams))
     }
 
     // MARK: load
@@ -202,12 +208,7 @@ package struct Pipeline: Sendable {
     func check(_ loaded: LoadedCourse, findings: [Diagnostic], options: SharedOptions, update: Bool,
                forSite: Bool) throws(PipelineError) -> (checked: Checked, facts: CourseFacts) {
         let course = loaded.course
-        let cacheFolder: String?
-        switch options.cache {
-        case .inCourse: cacheFolder = course.folderPath + "/.coursebook-cache"
-        case .folder(let folder): cacheFolder = URL(fileURLWithPath: folder).standardizedFileURL.path
-        case .none: cacheFolder = nil
-        }
+        let cacheFolder = Self.cacheFolder(course, options)
         let compiler: SwiftCompiler
         do {
             compiler = try SwiftCompiler.locate(versionCache: cacheFolder == nil ? nil : Self.compilerVersionMemo)
@@ -282,6 +283,16 @@ package struct Pipeline: Sendable {
         report.cacheRefusals = run.cacheRefusals + reader.refusedEntries
         report.cacheProblem = cacheFolder == nil ? nil : ContentStore(folder: cacheFolder!).problem
         return (Checked(report: report, cacheUsed: cacheFolder != nil), facts)
+    }
+
+    /// Where results are kept between runs: the scenarios', the Swift blocks' and the
+    /// diagrams'; nil with `--no-cache`.
+    static func cacheFolder(_ course: Course, _ options: SharedOptions) -> String? {
+        switch options.cache {
+        case .inCourse: course.folderPath + "/.coursebook-cache"
+        case .folder(let folder): URL(fileURLWithPath: folder).standardizedFileURL.path
+        case .none: nil
+        }
     }
 
     /// The scenarios to run, each with its shape: from its reading, and from the core's names —

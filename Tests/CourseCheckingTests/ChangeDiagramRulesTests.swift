@@ -111,6 +111,15 @@ struct ChangeDiagramRulesTests {
         #expect(found.findings.map(\.id) == [.diagramTreeUnwritten])
     }
 
+    /// A tree built when it runs may be the one a line was measured on, even when a written
+    /// tree has the same views (its storage or shape may differ): no diagram at all.
+    @Test func aTreeBuiltWhenItRunsTakesEveryDiagramEvenWithAWrittenTwin() {
+        let found = diagrams(ScenarioTrees(written: [Self.counter], unwritten: [UnwrittenTree(line: 7, reason: "its nodes are not an array literal")]))
+        #expect(found.diagrams.isEmpty)
+        #expect(found.findings.map(\.id) == [.diagramTreeUnwritten])
+        #expect(found.findings.first?.notes.first?.location?.line == 4 + 7 - 1)
+    }
+
     @Test func aScenarioWithoutATreeGivesANote() {
         let found = diagrams(.none)
         #expect(found.diagrams.isEmpty)
