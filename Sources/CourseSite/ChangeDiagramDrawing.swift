@@ -173,7 +173,7 @@ package enum ChangeDiagramDrawing {
         case "ebeveyn":
             return "<path \(solid) d=\"M\(at(0.5, 1.5))L\(at(13.5, 1.5))L\(at(7, 13.5))Z\"/>"
         case "gozlem":
-            return "<path \(line) stroke-width=\"1.5\" d=\"M\(at(0.5, 7))Q\(at(7, -1))\(at(13.5, 7))Q\(at(7, 15))\(at(0.5, 7))Z\"/><circle \(solid) \(center) r=\"\(length(2.5))\"/>"
+            return "<path \(line) stroke-width=\"1.5\" d=\"M\(at(0.5, 7))Q\(at(7, -1)) \(at(13.5, 7))Q\(at(7, 15)) \(at(0.5, 7))Z\"/><circle \(solid) \(center) r=\"\(length(2.5))\"/>"
         case "ortam":
             return "<path \(line) stroke-width=\"2\" d=\"M\(at(0.5, 2))L\(at(13.5, 2))M\(at(0.5, 7))L\(at(13.5, 7))M\(at(0.5, 12))L\(at(13.5, 12))\"/>"
         case "kural-disi":
