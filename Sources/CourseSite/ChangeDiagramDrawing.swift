@@ -115,16 +115,17 @@ package enum ChangeDiagramDrawing {
     }
 
     static func svg(_ diagram: ChangeDiagram, layout: TreeLayout, label: String, kind: String) -> String {
-        let width = number(layout.width), height = number(layout.height)
-        let smallest = min((layout.width * smallestScale).rounded(.up), layout.width)
-        var svg = "<svg class=\"\(kind)\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"\(escapeHTML(label))\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" style=\"min-width:\(number(smallest))px\" font-family=\"ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace\">\n"
+        // Whole pixels: HTML's width and height take no fractions.
+        let width = number(layout.width.rounded(.up)), height = number(layout.height.rounded(.up))
+        let smallest = min((layout.width * smallestScale).rounded(.up), layout.width.rounded(.up))
+        var svg = "<svg class=\"\(kind)\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"\(escapeHTML(label))\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" style=\"min-width:\(number(smallest))px;font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace\">\n"
         svg += "<title>\(escapeHTML(label))</title>\n"
         if !layout.edges.isEmpty {
             let path = layout.edges.map { edge in
                 let points = layout.edgePoints(edge)
                 return "M" + points.map { "\(number($0.x)) \(number($0.y))" }.joined(separator: "L")
             }.joined()
-            svg += "<path class=\"edge\" d=\"\(path)\" fill=\"none\" stroke=\"\(rule)\" stroke-width=\"1.25\"/>\n"
+            svg += "<path class=\"edge\" d=\"\(path)\" fill=\"none\" stroke=\"\(rule)\" stroke-width=\"1.25\"></path>\n"
         }
         var causeOf: [String: String] = [:]
         for view in diagram.change.recomputed { causeOf[view.view] = view.cause }
@@ -141,7 +142,7 @@ package enum ChangeDiagramDrawing {
         let rect = "x=\"\(number(x))\" y=\"\(number(y))\" width=\"\(number(box.width))\" height=\"\(number(box.height))\" rx=\"6\""
         guard let cause else {
             return """
-                <g class="view skipped"><rect \(rect) fill="none" stroke="\(rule)" stroke-dasharray="4 3"/><text x="\(number(box.centerX))" y="\(number(y + 24.5))" text-anchor="middle" font-size="\(number(nameSize))" fill="\(muted)">\(escapeHTML(name))</text></g>
+                <g class="view skipped"><rect \(rect) fill="none" stroke="\(rule)" stroke-dasharray="4 3"></rect><text x="\(number(box.centerX))" y="\(number(y + 24.5))" text-anchor="middle" font-size="\(number(nameSize))" fill="\(muted)">\(escapeHTML(name))</text></g>
 
                 """
         }
@@ -151,7 +152,7 @@ package enum ChangeDiagramDrawing {
         let causeWidth = textWidth(cause, size: causeSize)
         let markX = (box.centerX - (markSize + markGap + causeWidth) / 2).rounded()
         return """
-            <g class="view recomputed \(kind)"><rect \(rect) fill="\(colour.fill)" stroke="\(colour.strong)" stroke-width="1.5"/><text x="\(number(box.centerX))" y="\(number(y + 17))" text-anchor="middle" font-size="\(number(nameSize))" font-weight="700" fill="\(ink)">\(escapeHTML(name))</text>\(mark(cause, x: markX, y: y + 23, size: markSize, colour: colour.strong))<text class="cause" x="\(number(markX + markSize + markGap))" y="\(number(y + 33))" font-size="\(number(causeSize))" fill="\(ink)">\(escapeHTML(cause))</text></g>
+            <g class="view recomputed \(kind)"><rect \(rect) fill="\(colour.fill)" stroke="\(colour.strong)" stroke-width="1.5"></rect><text x="\(number(box.centerX))" y="\(number(y + 17))" text-anchor="middle" font-size="\(number(nameSize))" font-weight="700" fill="\(ink)">\(escapeHTML(name))</text>\(mark(cause, x: markX, y: y + 23, size: markSize, colour: colour.strong))<text class="cause" x="\(number(markX + markSize + markGap))" y="\(number(y + 33))" font-size="\(number(causeSize))" fill="\(ink)">\(escapeHTML(cause))</text></g>
 
             """
     }
@@ -169,19 +170,19 @@ package enum ChangeDiagramDrawing {
         let center = "cx=\"\(number(x + 7 * unit))\" cy=\"\(number(y + 7 * unit))\""
         switch cause {
         case "yerel":
-            return "<circle \(solid) \(center) r=\"\(length(6))\"/>"
+            return "<circle \(solid) \(center) r=\"\(length(6))\"></circle>"
         case "ebeveyn":
-            return "<path \(solid) d=\"M\(at(0.5, 1.5))L\(at(13.5, 1.5))L\(at(7, 13.5))Z\"/>"
+            return "<path \(solid) d=\"M\(at(0.5, 1.5))L\(at(13.5, 1.5))L\(at(7, 13.5))Z\"></path>"
         case "gozlem":
-            return "<path \(line) stroke-width=\"1.5\" d=\"M\(at(0.5, 7))Q\(at(7, -1)) \(at(13.5, 7))Q\(at(7, 15)) \(at(0.5, 7))Z\"/><circle \(solid) \(center) r=\"\(length(2.5))\"/>"
+            return "<path \(line) stroke-width=\"1.5\" d=\"M\(at(0.5, 7))Q\(at(7, -1)) \(at(13.5, 7))Q\(at(7, 15)) \(at(0.5, 7))Z\"></path><circle \(solid) \(center) r=\"\(length(2.5))\"></circle>"
         case "ortam":
-            return "<path \(line) stroke-width=\"2\" d=\"M\(at(0.5, 2))L\(at(13.5, 2))M\(at(0.5, 7))L\(at(13.5, 7))M\(at(0.5, 12))L\(at(13.5, 12))\"/>"
+            return "<path \(line) stroke-width=\"2\" d=\"M\(at(0.5, 2))L\(at(13.5, 2))M\(at(0.5, 7))L\(at(13.5, 7))M\(at(0.5, 12))L\(at(13.5, 12))\"></path>"
         case "kural-disi":
-            return "<path \(line) stroke-width=\"2.5\" d=\"M\(at(1.5, 1.5))L\(at(12.5, 12.5))M\(at(12.5, 1.5))L\(at(1.5, 12.5))\"/>"
+            return "<path \(line) stroke-width=\"2.5\" d=\"M\(at(1.5, 1.5))L\(at(12.5, 12.5))M\(at(12.5, 1.5))L\(at(1.5, 12.5))\"></path>"
         case "olcum-disi":
-            return "<circle \(line) stroke-width=\"2\" stroke-dasharray=\"3 2\" \(center) r=\"\(length(5.5))\"/>"
+            return "<circle \(line) stroke-width=\"2\" stroke-dasharray=\"3 2\" \(center) r=\"\(length(5.5))\"></circle>"
         default:
-            return "<rect \(line) stroke-width=\"2\" x=\"\(number(x + 1.5 * unit))\" y=\"\(number(y + 1.5 * unit))\" width=\"\(length(11))\" height=\"\(length(11))\"/>"
+            return "<rect \(line) stroke-width=\"2\" x=\"\(number(x + 1.5 * unit))\" y=\"\(number(y + 1.5 * unit))\" width=\"\(length(11))\" height=\"\(length(11))\"></rect>"
         }
     }
 
@@ -193,7 +194,7 @@ package enum ChangeDiagramDrawing {
         var text = escapeHTML(words.changed)
             .replacingOccurrences(of: "{label}", with: "<code>\(escapeHTML(change.label))</code>")
             .replacingOccurrences(of: "{key}", with: "<code>\(escapeHTML(change.key))</code>")
-        text += "<br><span class=\"storage\">\(storage(of: change.key, in: diagram.tree, words: words, html: true))</span>"
+        text += " <span class=\"storage\">\(storage(of: change.key, in: diagram.tree, words: words, html: true))</span>"
         return text
     }
 
@@ -238,10 +239,10 @@ package enum ChangeDiagramDrawing {
         for cause in causes.filter(used.contains) + others {
             let colour = colours[cause] ?? otherColour
             let kind = colours[cause] == nil ? "cause-other" : "cause-\(cause)"
-            html += "<li><svg class=\"swatch\" width=\"22\" height=\"18\" viewBox=\"0 0 22 18\" aria-hidden=\"true\"><g class=\"view recomputed \(kind)\"><rect x=\"0.75\" y=\"0.75\" width=\"20.5\" height=\"16.5\" rx=\"4\" fill=\"\(colour.fill)\" stroke=\"\(colour.strong)\" stroke-width=\"1.5\"/>\(mark(cause, x: 4, y: 2, size: 14, colour: colour.strong))</g></svg> <code>\(escapeHTML(cause))</code> \(escapeHTML(words.causes[cause] ?? ""))</li>\n"
+            html += "<li><svg class=\"swatch\" width=\"22\" height=\"18\" viewBox=\"0 0 22 18\" aria-hidden=\"true\"><g class=\"view recomputed \(kind)\"><rect x=\"0.75\" y=\"0.75\" width=\"20.5\" height=\"16.5\" rx=\"4\" fill=\"\(colour.fill)\" stroke=\"\(colour.strong)\" stroke-width=\"1.5\"></rect>\(mark(cause, x: 4, y: 2, size: 14, colour: colour.strong))</g></svg> <code>\(escapeHTML(cause))</code> \(escapeHTML(words.causes[cause] ?? ""))</li>\n"
         }
         if diagrams.contains(where: { !$0.change.skipped.isEmpty }) {
-            html += "<li><svg class=\"swatch\" width=\"22\" height=\"18\" viewBox=\"0 0 22 18\" aria-hidden=\"true\"><g class=\"view skipped\"><rect x=\"0.5\" y=\"0.5\" width=\"21\" height=\"17\" rx=\"4\" fill=\"none\" stroke=\"\(rule)\" stroke-dasharray=\"4 3\"/></g></svg> \(escapeHTML(words.skippedMeaning))</li>\n"
+            html += "<li><svg class=\"swatch\" width=\"22\" height=\"18\" viewBox=\"0 0 22 18\" aria-hidden=\"true\"><g class=\"view skipped\"><rect x=\"0.5\" y=\"0.5\" width=\"21\" height=\"17\" rx=\"4\" fill=\"none\" stroke=\"\(rule)\" stroke-dasharray=\"4 3\"></rect></g></svg> \(escapeHTML(words.skippedMeaning))</li>\n"
         }
         return html + "</ul>\n"
     }

@@ -90,7 +90,7 @@ import Testing
         let label = "arttir: count değişti (@State, sahibi Counter). Yeniden hesaplanan: Counter (yerel), Label (ebeveyn). Atlanan: App, Footer. Ağaç: App altında Counter, Footer; Counter altında Label."
         #expect(html.contains("role=\"img\" aria-label=\"\(label)\""))
         #expect(html.contains("<title>\(label)</title>"))
-        #expect(html.contains("<figcaption><code>arttir</code>: <code>count</code> değişti<br><span class=\"storage\">@State, sahibi <code>Counter</code></span></figcaption>"))
+        #expect(html.contains("<figcaption><code>arttir</code>: <code>count</code> değişti <span class=\"storage\">@State, sahibi <code>Counter</code></span></figcaption>"))
         #expect(html.contains("data-pagefind-ignore"))
         let english = ChangeDiagramDrawing.description(Self.singleNode, words: .english)
         #expect(english == "arttir: count changed (@State of App). Recomputed: App (yerel). Skipped: none.")
