@@ -1,7 +1,7 @@
+import CourseFiles
 import CourseModel
 import Foundation
 import LessonParsing
-import Synchronization
 
 /// A file of the site: its path inside the site folder and its bytes.
 package struct SiteFile: Sendable, Equatable {
@@ -23,7 +23,7 @@ package protocol SiteSink: Sendable {
 
 /// A sink that keeps the files, in the order they are added.
 package final class CollectingSink: SiteSink {
-    private let collected = Mutex<[SiteFile]>([])
+    private let collected = Locked<[SiteFile]>([])
 
     package init() {}
 
