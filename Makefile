@@ -8,13 +8,13 @@ RELEASE := .build/release/coursebook
 DEBUG := .build/debug/coursebook
 # What a fresh Debian machine with the Swift toolchain lacks: cmark-gfm (parsing), bubblewrap
 # (the scenarios' sandbox), tidy and chromium (the site's tests). The bench also needs hugo, the
-# peer it is measured against.
+# peer it is measured against, and cmark-gfm's command, the floor for deeply nested lessons.
 DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev tidy chromium bubblewrap
-BENCH_PACKAGES := hugo
+BENCH_PACKAGES := hugo cmark-gfm
 # Pagefind, the site's search index, comes from PyPI (the pagefind-bin wheel ships its binary).
 PAGEFIND_PACKAGE := pagefind-bin
 
-.PHONY: all deps install-packages install-pagefind build check site test golden bench screenshots docs-screenshots clean
+.PHONY: all deps install-packages install-pagefind build check site test golden bench sanitize fuzz screenshots docs-screenshots clean
 
 all: deps build check site
 
@@ -78,15 +78,33 @@ test: deps
 	@$(MAKE) --no-print-directory screenshots BIN=$(DEBUG)
 
 # Records the golden pages of Tests/Fixtures/{site,markdown} and the golden change diagrams anew
-# into Tests/Golden/; review the diff.
+# into Tests/Golden/ (the recording run fails by design: it compared nothing), then compares;
+# review the diff.
 golden: deps
-	COURSEBOOK_RECORD_GOLDEN=1 $(SWIFT) test --filter "SitePagesTests|ChangeDiagramDrawingTests"
+	-COURSEBOOK_RECORD_GOLDEN=1 $(SWIFT) test --filter "SitePagesTests.pagesMatchTheGoldenFiles|ChangeDiagramDrawingTests.picturesMatchTheGoldenFiles"
+	$(SWIFT) test --filter "SitePagesTests|ChangeDiagramDrawingTests"
 
 # Generates the bench corpora (100 and 1000 lessons, ../shared/bench/gen-course.py) and times
 # coursebook on them against one batched swiftc run, one compile per scenario and hugo.
 bench: build
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
 	.build/release/coursebook-bench
+
+# The whole test suite under AddressSanitizer, then under ThreadSanitizer (the cmark-gfm
+# wrapper, the runner and the site are used from several threads), each in a build folder of
+# its own. Too slow for `make test`. Leak detection is off: a command leaves the freeing of
+# its parsed documents to the end of the process on purpose (Pipeline.release).
+sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/sanitize-address
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/sanitize-address
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/sanitize-thread
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/sanitize-thread
+
+# libFuzzer targets (swiftc -sanitize=fuzzer) for lesson parsing and the --update rewriter,
+# FUZZ_SECONDS each (default 60), from the seeds in Tests/Fuzz/corpus/. See scripts/fuzz.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz
 
 BIN ?= $(RELEASE)
 SHOTS := .build/screenshots

@@ -42,6 +42,9 @@ package enum BlockRewrite {
         for edit in edits {
             switch edit.kind {
             case .replaceCode(let block):
+                // A block that already says it keeps its bytes as they are (its indent, its
+                // spaces, its line ends): rewriting with the same outputs changes nothing.
+                if sameBytes(Substring(block.code), Substring(edit.code)) { continue }
                 guard let fence = block.fence else {
                     throw Unplaceable(line: block.line, reason: "only fenced code blocks can be rewritten")
                 }

@@ -99,7 +99,8 @@ package enum CourseCheck {
             do {
                 let (bytes, placed) = try BlockRewrite.apply(lessonEdits, to: lesson.source)
                 rewrites.append(LessonRewrite(
-                    lessonIndex: lessonIndex, path: lesson.realPath ?? course.folderPath + "/" + lesson.fileName, bytes: bytes,
+                    lessonIndex: lessonIndex, path: lesson.realPath ?? course.folderPath + "/" + lesson.fileName,
+                    original: lesson.source.bytes, bytes: bytes,
                     updates: placed.map { BlockUpdate(location: lesson.location(line: $0.line), summary: $0.edit.summary) }))
             } catch {
                 diagnostics.append(.error(.updateFailed, "cannot update: \(error.reason)",
@@ -157,9 +158,17 @@ package enum CourseCheck {
     /// edit that makes its `output` block say what it printed.
     static func evaluate(_ scenario: Scenario, outcome: ScenarioOutcome, in lesson: Lesson,
                          update: Bool) -> (status: ScenarioResult.Status, findings: [Diagnostic], edit: BlockRewrite.Edit?) {
-        guard let output = outcome.completedOutput else {
+        guard let printed = outcome.completedOutput else {
             return (.failed, ScenarioFailure.findings(scenario, outcome: outcome, in: lesson), nil)
         }
+        if let byte = unholdableByte(in: printed) {
+            return (.failed, [.error(
+                .outputUnholdable,
+                "scenario printed \(byte.name) on line \(byte.line) of its output, which an 'output' block cannot hold (\(byte.why)); print it some other way, such as escaped",
+                at: lesson.location(line: scenario.line))], nil)
+        }
+        // A lesson reads CRLF as a line end, as LF: so does the check, and so `--update` writes it.
+        let output = printed.containsBytes("\r") ? printed.replacingOccurrences(of: "\r\n", with: "\n") : printed
         guard let expected = scenario.expected else {
             // The missing block is already an error of the lesson's structure.
             guard update else { return (.failed, [], nil) }
@@ -174,6 +183,28 @@ package enum CourseCheck {
         }
         return (.passed, [], .init(.replaceCode(expected), code: output,
                                    summary: "updated the output block of the scenario at line \(scenario.line)"))
+    }
+
+    /// The first byte of a scenario's output that no Markdown code block holds as it is: NUL
+    /// (cmark-gfm reads it as U+FFFD) and a carriage return without a line feed (read as a line
+    /// end). With either, the block `--update` writes could never equal the output again.
+    package static func unholdableByte(in output: String) -> (name: String, line: Int, why: String)? {
+        guard output.containsBytes("\r") || output.containsBytes("\0") else { return nil }
+        let bytes = Array(output.utf8)
+        var line = 1
+        for (index, byte) in bytes.enumerated() {
+            switch byte {
+            case 0:
+                return ("a NUL byte (\\0)", line, "Markdown reads it as U+FFFD")
+            case UInt8(ascii: "\r") where index + 1 == bytes.count || bytes[index + 1] != UInt8(ascii: "\n"):
+                return ("a carriage return (\\r) without a line feed", line, "Markdown reads it as a line end")
+            case UInt8(ascii: "\n"):
+                line += 1
+            default:
+                break
+            }
+        }
+        return nil
     }
 
     /// The finding for an output that differs: at the first expected line that differs, with

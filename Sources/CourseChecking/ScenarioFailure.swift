@@ -65,6 +65,3 @@ enum ScenarioFailure {
         count % (1 << 20) == 0 ? "\(count >> 20) MiB" : count % 1024 == 0 ? "\(count >> 10) KiB" : "\(count) bytes"
     }
 }
-
-/// A duration as people read it: `10 s`, `0.5 s`.
-

@@ -44,12 +44,16 @@ package struct LessonRewrite: Sendable {
     package var lessonIndex: Int
     /// The file's absolute path.
     package var path: String
+    /// The bytes the check read: the file is replaced only while it still holds them, so that
+    /// an author's edit saved during the check is never lost.
+    package var original: [UInt8]
     package var bytes: [UInt8]
     package var updates: [BlockUpdate]
 
-    package init(lessonIndex: Int, path: String, bytes: [UInt8], updates: [BlockUpdate]) {
+    package init(lessonIndex: Int, path: String, original: [UInt8], bytes: [UInt8], updates: [BlockUpdate]) {
         self.lessonIndex = lessonIndex
         self.path = path
+        self.original = original
         self.bytes = bytes
         self.updates = updates
     }

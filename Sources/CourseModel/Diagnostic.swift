@@ -87,6 +87,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case outputWithoutScenario = "output-without-scenario"
     case outputRepeated = "output-repeated"
     case outputMismatch = "output-mismatch"
+    case outputUnholdable = "output-unholdable"
     case compileError = "compile-error"
     case coreCompileError = "core-compile-error"
     case scenarioCrashed = "scenario-crashed"
@@ -94,6 +95,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case scenarioOutputCap = "scenario-output-cap"
     case toolchainUnavailable = "toolchain-unavailable"
     case sandboxUnavailable = "sandbox-unavailable"
+    case cacheUnusable = "cache-unusable"
     // Core listings and illustrations.
     case coreListingDrift = "core-listing-drift"
     case coreListingAmbiguous = "core-listing-ambiguous"
@@ -109,9 +111,11 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case limitNoteRepeated = "limit-note-repeated"
     case limitNoteUnknown = "limit-note-unknown"
     case limitNoteFullStop = "limit-note-full-stop"
+    case limitNoteNumber = "limit-note-number"
     case sectionWithoutLimitNote = "section-without-limit-note"
     // Updating lessons.
     case updateFailed = "update-failed"
+    case lessonChanged = "lesson-changed"
     // Building the site.
     case languageWords = "language-words"
     case templateInvalid = "template-invalid"

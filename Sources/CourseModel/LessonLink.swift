@@ -111,4 +111,19 @@ extension Lesson {
     package static func pageName(ofFile fileName: String) -> String {
         (fileName.hasSuffix(".md") ? String(fileName.dropLast(3)) : fileName) + ".html"
     }
+
+    /// The page's name as a link writes it: `#`, `?`, `%`, spaces and the other ASCII that a
+    /// URL path cannot hold percent-encoded (`02-c#.md` → `02-c%23.html`), so that a browser
+    /// opens the page instead of reading a fragment or a query.
+    package static func pageHref(ofFile fileName: String) -> String {
+        var href = ""
+        for scalar in pageName(ofFile: fileName).unicodeScalars {
+            if scalar.isASCII, !CharacterSet.urlPathAllowed.contains(scalar) || scalar == "/" {
+                href += String(format: "%%%02X", scalar.value)
+            } else {
+                href.unicodeScalars.append(scalar)
+            }
+        }
+        return href
+    }
 }

@@ -1,7 +1,8 @@
 /// A mention of a limitation note in prose: `DR10` standing as a word of its own (`DR10'da`,
 /// `(DR10)` and `DR10.` count; `XDR10` and `DR10a` do not).
 package struct LimitNoteMention: Equatable, Sendable {
-    package var number: Int
+    /// The note's number; `nil` when its digits are too many for any note (`DR99999999999999999999`).
+    package var number: Int?
     package var range: Range<String.Index>
 
     package static func find(in text: String) -> [LimitNoteMention] {
@@ -21,8 +22,8 @@ package struct LimitNoteMention: Equatable, Sendable {
             }
             let standsAlone = start == text.startIndex || !isWordCharacter(text[..<start].last!)
             let endsWord = digitsEnd == text.endIndex || !isWordCharacter(text[digitsEnd...].first!)
-            if digitsEnd > digitsStart, standsAlone, endsWord, let number = Int(text[digitsStart..<digitsEnd]) {
-                mentions.append(LimitNoteMention(number: number, range: start..<digitsEnd))
+            if digitsEnd > digitsStart, standsAlone, endsWord {
+                mentions.append(LimitNoteMention(number: Int(text[digitsStart..<digitsEnd]), range: start..<digitsEnd))
             }
             index = digitsEnd > digitsStart ? digitsEnd : digitsStart
         }

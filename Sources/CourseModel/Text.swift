@@ -82,11 +82,14 @@ extension String {
     }
 }
 
-/// A duration as people read it: `10 s`, `2.5 s`.
+/// A duration as people read it, to the millisecond: `10 s`, `0.5 s`, `0.001 s`.
 package func seconds(_ duration: Duration) -> String {
     let (whole, fraction) = duration.components
     if fraction == 0 { return "\(whole) s" }
-    return String(format: "%.1f s", Double(whole) + Double(fraction) / 1e18)
+    var text = String(format: "%.3f", Double(whole) + Double(fraction) / 1e18)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text == "0" ? "less than 0.001 s" : text + " s"
 }
 
 /// `text` with every control character but the line end and the tab shown as `<U+001B>`, so

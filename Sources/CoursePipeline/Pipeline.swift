@@ -54,6 +54,7 @@ package struct Pipeline: Sendable {
     // MARK: The commands
 
     package func check(_ options: CheckCommandOptions) throws(PipelineError) -> Checked {
+        try Self.prepareCache(options.shared)
         let loaded = try load(options.shared.course)
         var checked = try check(loaded, findings: [], options: options.shared, update: options.update,
                                 forSite: false).checked
@@ -97,8 +98,10 @@ package struct Pipeline: Sendable {
     /// load → prepare → check, stopping when the check fails.
     private func checkedSite(_ options: BuildCommandOptions, validatingDestination: Bool,
                              search: Bool) throws(PipelineError) -> (Checked, SiteInput) {
+        try Self.prepareCache(options.shared)
         let loaded = try load(options.shared.course)
-        let site = try prepare(loaded.course, out: validatingDestination ? options.out : nil)
+        let site = try prepare(loaded.course, out: validatingDestination ? options.out : nil,
+                               cacheFolder: Self.cacheFolder(options.shared, course: loaded.course))
         var (checked, facts) = try check(loaded, findings: site.findings, options: options.shared,
                                          update: false, forSite: true)
         guard checked.report.succeeded else {
@@ -109,7 +112,7 @@ package struct Pipeline: Sendable {
         var course = loaded.course
         course.linkedFiles = site.linkedFiles
         let counts = self.counts
-        let drawer = DiagramDrawer(storeFolder: Self.cacheFolder(course, options.shared), toolVersion: CoursebookVersion.current,
+        let drawer = DiagramDrawer(storeFolder: Self.cacheFolder(options.shared, course: course), toolVersion: CoursebookVersion.current,
                                    onDraw: { counts.diagramsDrawn.add(1, ordering: .relaxed) })
         let diagrams = drawer.draw(checked.report, words: site.words.diagram, lessons: course.lessons.count)
         checked.report.cacheRefusals += drawer.refusedEntries
@@ -143,7 +146,7 @@ package struct Pipeline: Sendable {
         var linkedFiles: [String]
     }
 
-    func prepare(_ course: Course, out: String?) throws(PipelineError) -> SitePlan {
+    func prepare(_ course: Course, out: String?, cacheFolder: String? = nil) throws(PipelineError) -> SitePlan {
         var findings: [Diagnostic] = []
         let words: SiteWords
         if let builtIn = SiteWords.forLanguage(course.config.language) {
@@ -175,7 +178,10 @@ package struct Pipeline: Sendable {
 
         if let out {
             do {
-                try SiteWriter.validate(destination: out, course: course)
+                try SiteWriter.validate(destination: out, course: course, cacheFolder: cacheFolder)
+                // What a killed build left is put right now, so that even a build whose check
+                // fails leaves the site in place.
+                try SiteWriter.recover(destination: out)
             } catch {
                 throw siteError(.prepare, error)
             }
@@ -208,7 +214,7 @@ package struct Pipeline: Sendable {
     func check(_ loaded: LoadedCourse, findings: [Diagnostic], options: SharedOptions, update: Bool,
                forSite: Bool) throws(PipelineError) -> (checked: Checked, facts: CourseFacts) {
         let course = loaded.course
-        let cacheFolder = Self.cacheFolder(course, options)
+        let cacheFolder = Self.cacheFolder(options, course: course)
         let compiler: SwiftCompiler
         do {
             compiler = try SwiftCompiler.locate(versionCache: cacheFolder == nil ? nil : Self.compilerVersionMemo)
@@ -285,9 +291,37 @@ package struct Pipeline: Sendable {
         return (Checked(report: report, cacheUsed: cacheFolder != nil), facts)
     }
 
-    /// Where results are kept between runs: the scenarios', the Swift blocks' and the
-    /// diagrams'; nil with `--no-cache`.
-    static func cacheFolder(_ course: Course, _ options: SharedOptions) -> String? {
+    /// `--cache-dir DIR` must be a folder the cache can live in: made now when missing, and an
+    /// error (a wrong command line) when a file is in the way or it cannot be made. Results
+    /// that could not be kept would silently make every run compile everything.
+    static func prepareCache(_ options: SharedOptions) throws(PipelineError) {
+        guard case .folder(let folder) = options.cache else { return }
+        func refuse(_ why: String) -> PipelineError {
+            PipelineError(.load, path: folder, status: .usage,
+                          diagnostic: .error(.cacheUnusable, "--cache-dir \(folder): \(why)", at: nil))
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw refuse("this is a file; the cache needs a folder") }
+            return
+        }
+        // The first folder on the way that cannot be made says why.
+        var path = folder.hasPrefix("/") ? "/" : ""
+        for part in folder.split(separator: "/") {
+            path += (path.isEmpty || path == "/" ? "" : "/") + part
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+                guard isFolder.boolValue else { throw refuse("cannot make the folder: \(path) is a file") }
+                continue
+            }
+            guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+                throw refuse("cannot make the folder \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Where results are kept between runs; nil with `--no-cache`.
+    static func cacheFolder(_ options: SharedOptions, course: Course) -> String? {
         switch options.cache {
         case .inCourse: course.folderPath + "/.coursebook-cache"
         case .folder(let folder): URL(fileURLWithPath: folder).standardizedFileURL.path
@@ -381,27 +415,41 @@ package struct Pipeline: Sendable {
         }
     }
 
-    /// `--update`: the lessons the check rewrote, each written atomically and once. A file that
-    /// cannot be written becomes an error, and its scenarios count as failed.
+    /// `--update`: the lessons the check rewrote, each written atomically and once. Each file is
+    /// read again just before it is replaced: one that changed since the check read it (an
+    /// author saved it meanwhile) is left as it is now, and reported. A file that cannot be
+    /// written, or that changed, becomes an error, and its scenarios count as failed.
     func write(rewritesOf report: CheckReport) -> CheckReport {
         var report = report
         var written: [LessonRewrite] = []
         for rewrite in report.rewrites {
+            let lessonStart = rewrite.updates.first.map { SourceLocation(file: $0.location.file, line: 1) }
             do {
+                guard readFile(atPath: rewrite.path) == rewrite.original else {
+                    report.diagnostics.append(.error(
+                        .lessonChanged,
+                        "the lesson changed while the check ran, so it was not updated; check it again (with --update) to update what it holds now",
+                        at: lessonStart))
+                    Self.fail(lesson: rewrite.lessonIndex, in: &report)
+                    continue
+                }
                 try writeAtomically(rewrite.bytes, to: rewrite.path)
                 written.append(rewrite)
             } catch {
-                report.diagnostics.append(.error(
-                    .updateFailed, "cannot write the lesson: \(error)",
-                    at: rewrite.updates.first.map { SourceLocation(file: $0.location.file, line: 1) }))
-                for index in report.results.indices
-                where report.results[index].lessonIndex == rewrite.lessonIndex && report.results[index].status == .passed {
-                    report.results[index].status = .failed
-                }
+                report.diagnostics.append(.error(.updateFailed, "cannot write the lesson: \(error)", at: lessonStart))
+                Self.fail(lesson: rewrite.lessonIndex, in: &report)
             }
         }
         report.rewrites = written
         return report
+    }
+
+    /// A lesson whose update was not written: what passed only thanks to it did not pass.
+    private static func fail(lesson: Int, in report: inout CheckReport) {
+        for index in report.results.indices
+        where report.results[index].lessonIndex == lesson && report.results[index].status == .passed {
+            report.results[index].status = .failed
+        }
     }
 
     private func siteError(_ step: PipelineStep, _ error: SiteWriteError) -> PipelineError {

@@ -1,7 +1,7 @@
+import CourseFiles
 import CourseModel
 import Foundation
 import LessonParsing
-import Synchronization
 
 /// A file of the site: its path inside the site folder and its bytes.
 package struct SiteFile: Sendable, Equatable {
@@ -23,7 +23,7 @@ package protocol SiteSink: Sendable {
 
 /// A sink that keeps the files, in the order they are added.
 package final class CollectingSink: SiteSink {
-    private let collected = Mutex<[SiteFile]>([])
+    private let collected = Locked<[SiteFile]>([])
 
     package init() {}
 
@@ -90,6 +90,9 @@ package enum SitePages {
 
     package static func pageName(_ lesson: Lesson) -> String { Lesson.pageName(ofFile: lesson.fileName) }
 
+    /// How a link names a lesson's page (percent-encoded).
+    package static func pageHref(_ lesson: Lesson) -> String { Lesson.pageHref(ofFile: lesson.fileName) }
+
     /// Renders every file into `sink`; returns how many pages and assets it made.
     @discardableResult
     package static func render(_ input: SiteInput, into sink: any SiteSink) throws(SiteWriteError) -> (pages: Int, assets: Int) {
@@ -133,7 +136,7 @@ package enum SitePages {
                 coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
                 noteHref: { number in
                     guard let owner = noteLesson[number] else { return nil }
-                    return owner == index ? "#dr\(number)" : "\(pageName(course.lessons[owner]))#dr\(number)"
+                    return owner == index ? "#dr\(number)" : "\(pageHref(course.lessons[owner]))#dr\(number)"
                 },
                 aboutNotesHref: aboutNotesHref)
             let body = LessonBody(lesson, document: input.documents[index], context: context)
@@ -141,7 +144,7 @@ package enum SitePages {
             // stays on its lesson's page.
             let notes = lesson.notes.isEmpty ? [:]
                 : input.documents[index].renderNotes(mentionHref: { noteLesson[$0] == nil ? nil : "#dr\($0)" })
-                    .mapValues { footnotesPointing(to: pageName(lesson), in: $0) }
+                    .mapValues { footnotesPointing(to: pageHref(lesson), in: $0) }
             return (body, notes)
         }
         var passed = [Int](repeating: 0, count: course.lessons.count)
@@ -164,7 +167,7 @@ package enum SitePages {
             [
                 "number": .text(String(number + 1)),
                 "title": .text(title(lesson)),
-                "href": .text(pageName(lesson)),
+                "href": .text(pageHref(lesson)),
                 "introduction": .html(rendered[number].body.introduction),
                 "summary": .html(rendered[number].body.summary),
                 // A page with no scenario (a glossary) or no note says nothing of them.
@@ -173,7 +176,7 @@ package enum SitePages {
             ]
         })
         index["description"] = .text(course.config.description ?? "")
-        index["start"] = course.lessons.first.map { .record(["title": .text(title($0)), "href": .text(pageName($0))]) }
+        index["start"] = course.lessons.first.map { .record(["title": .text(title($0)), "href": .text(pageHref($0))]) }
             ?? .record(["title": .text(""), "href": .text("")])
         index["scenarioTotal"] = .text(words.scenarioCount(verified.reduce(0, +)))
         let noteTotal = course.lessons.map(\.notes.count).reduce(0, +)
@@ -189,7 +192,7 @@ package enum SitePages {
             func link(_ other: Int) -> TemplateValue {
                 guard course.lessons.indices.contains(other) else { return .record(["title": .text(""), "href": .text("")]) }
                 let target = course.lessons[other]
-                return .record(["title": .text(title(target)), "href": .text(pageName(target))])
+                return .record(["title": .text(title(target)), "href": .text(pageHref(target))])
             }
             let body = rendered[number].body
             values["lesson"] = .record([
@@ -226,10 +229,10 @@ package enum SitePages {
                 return [
                     "label": .text(note.label),
                     "id": .text("dr\(note.number)"),
-                    "href": .text("\(pageName(lesson))#dr\(note.number)"),
+                    "href": .text("\(pageHref(lesson))#dr\(note.number)"),
                     "body": .html(bodies[note.number] ?? escapeHTML(note.text)),
                     "section": .text(section?.title ?? ""),
-                    "sectionHref": .text(section.map { "\(pageName(lesson))#\($0.anchor)" } ?? ""),
+                    "sectionHref": .text(section.map { "\(pageHref(lesson))#\($0.anchor)" } ?? ""),
                 ]
             })
             return group
@@ -243,7 +246,7 @@ package enum SitePages {
 
         // The whole course on one page: every lesson's body, its anchors made unique.
         var whole = common.values(current: nil, isPrint: true)
-        let lessonPages = Set(course.lessons.map(pageName))
+        let lessonPages = Set(course.lessons.map(pageHref))
         whole["description"] = index["description"]
         whole["lessons"] = .list(course.lessons.enumerated().map { number, lesson in
             [
@@ -323,7 +326,7 @@ private struct CommonValues: Sendable {
             [
                 "number": .text(String(index + 1)),
                 "title": .text(lesson.title ?? lesson.slug),
-                "href": .text(SitePages.pageName(lesson)),
+                "href": .text(SitePages.pageHref(lesson)),
                 "current": .bool(false),
                 "sections": .list([]),
             ]
@@ -333,7 +336,7 @@ private struct CommonValues: Sendable {
             return [
                 "number": .text(String(number + 1)),
                 "title": .text(lesson.title ?? lesson.slug),
-                "href": .text(SitePages.pageName(lesson)),
+                "href": .text(SitePages.pageHref(lesson)),
                 "anchor": .text("lesson-\(number + 1)"),
                 "range": .text(first.number == last.number ? first.label : "\(first.label)–\(last.label)"),
             ]

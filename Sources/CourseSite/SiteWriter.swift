@@ -1,6 +1,7 @@
 import CourseFiles
 import CourseModel
 import Foundation
+import Synchronization
 
 /// Why a site cannot be written where `--out` points.
 package struct SiteWriteError: Error, Equatable, CustomStringConvertible {
@@ -17,32 +18,96 @@ package struct SiteWriteError: Error, Equatable, CustomStringConvertible {
 
 /// Writes a site atomically: into a new folder beside the destination, then swapped in with
 /// renames, so that a reader or a failed build never sees half a site and an existing site
-/// stays as it was until the new one is complete.
+/// stays as it was until the new one is complete. Builds of one destination take turns (a lock
+/// file beside it), and each repairs what a build killed before it left: a destination moved
+/// aside and never replaced comes back, staging folders are removed.
 package enum SiteWriter {
-    /// Written into every site: a folder without it is not replaced.
+    /// Written into every site, with the list of the files coursebook put there: a folder
+    /// without it, or with files it does not list, is not replaced.
     package static let marker = ".coursebook-site"
 
     /// Refuses a destination that would destroy something other than an earlier site: the
-    /// course folder, a folder that contains it, a repository root, a file, or a folder that
-    /// coursebook did not write.
-    package static func validate(destination: String, course: Course) throws(SiteWriteError) {
+    /// course folder, a folder that contains it, a repository root, a file, a symbolic link,
+    /// the cache folder (or one that contains it or is inside it), or a folder that coursebook
+    /// did not write or that holds files it did not write.
+    package static func validate(destination: String, course: Course, cacheFolder: String? = nil) throws(SiteWriteError) {
         let out = resolved(destination)
         let courseFolder = resolved(course.folderPath)
         func refuse(_ message: String) -> SiteWriteError { SiteWriteError(folder: destination, message: message) }
         if out == "/" { throw refuse("refusing to write a site at the root of the file system") }
+        if isSymbolicLink(URL(fileURLWithPath: destination).standardizedFileURL.path) {
+            throw refuse("this is a symbolic link, and a build replaces --out whole; give the folder it points to, or another --out")
+        }
         if out == courseFolder { throw refuse("this is the course folder; choose another --out") }
         if courseFolder.hasPrefix(out + "/") { throw refuse("this folder contains the course; choose another --out") }
+        if let cacheFolder {
+            let cache = resolved(cacheFolder)
+            if out == cache { throw refuse("this is the cache folder (--cache-dir); choose another --out") }
+            if cache.hasPrefix(out + "/") { throw refuse("this folder contains the cache folder (\(cacheFolder)); choose another --out") }
+            if out.hasPrefix(cache + "/") { throw refuse("this folder is inside the cache folder (\(cacheFolder)); choose another --out") }
+        }
         if FileManager.default.fileExists(atPath: out + "/.git") || out == repositoryRoot(of: courseFolder) {
             throw refuse("this is a repository root; choose another --out")
         }
+        try replaceable(out, as: destination)
+    }
+
+    /// Whether the folder at `out` may be replaced whole: absent, empty, or a site coursebook
+    /// wrote that holds nothing it did not write.
+    static func replaceable(_ out: String, as destination: String) throws(SiteWriteError) {
+        func refuse(_ message: String) -> SiteWriteError { SiteWriteError(folder: destination, message: message) }
         var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw refuse("a file is in the way; --out needs a folder") }
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
-            if !entries.isEmpty, !entries.contains(marker) {
-                throw refuse("the folder exists and coursebook did not write it; remove it or choose another --out")
+        guard FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) else { return }
+        guard isFolder.boolValue else { throw refuse("a file is in the way; --out needs a folder") }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+        if entries.isEmpty { return }
+        guard entries.contains(marker) else {
+            throw refuse("the folder exists and coursebook did not write it; remove it or choose another --out")
+        }
+        guard let written = writtenFiles(out) else { return }
+        let foreign = foreignFiles(in: out, written: written)
+        if !foreign.isEmpty {
+            let shown = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? " and \(foreign.count - 3) more" : "")
+            throw refuse("the site holds files coursebook did not write (\(shown)); a build would delete them: move them out, or choose another --out")
+        }
+    }
+
+    /// The files a site's marker lists; nil for a marker that lists none (a site written
+    /// before markers listed their files), whose folder is taken as coursebook's.
+    static func writtenFiles(_ out: String) -> Set<String>? {
+        guard let bytes = readFile(atPath: out + "/" + marker) else { return [] }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard lines.first == SiteStaging.markerHeading else { return nil }
+        return Set(lines.dropFirst())
+    }
+
+    /// Everything in `out` (sorted, relative paths) that is neither a listed file nor a folder
+    /// on the way to one: files, links, folders of the author's.
+    private static func foreignFiles(in out: String, written: Set<String>) -> [String] {
+        var folders: Set<String> = []
+        for file in written {
+            var parts = file.split(separator: "/").dropLast()
+            while !parts.isEmpty {
+                folders.insert(parts.joined(separator: "/"))
+                parts = parts.dropLast()
             }
         }
+        var foreign: [String] = []
+        var pending = [""]
+        while let folder = pending.popLast() {
+            let path = folder.isEmpty ? out : out + "/" + folder
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() {
+                let relative = folder.isEmpty ? name : folder + "/" + name
+                var info = stat()
+                guard lstat(out + "/" + relative, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR where folders.contains(relative): pending.append(relative)
+                case S_IFREG where written.contains(relative) || relative == marker: break
+                default: foreign.append(relative)
+                }
+            }
+        }
+        return foreign.sorted()
     }
 
     /// Writes `files` as the whole content of `destination`.
@@ -61,6 +126,11 @@ package enum SiteWriter {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
+    private static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
     /// The nearest folder above `folder` (or itself) that holds `.git`.
     private static func repositoryRoot(of folder: String) -> String? {
         var url = URL(fileURLWithPath: folder)
@@ -70,24 +140,105 @@ package enum SiteWriter {
         }
         return nil
     }
+
+    /// Repairs what a killed build left beside `destination`, under its lock: a build whose
+    /// check then fails still leaves the site in place. Nothing to do when the folder that
+    /// would hold the destination does not exist.
+    package static func recover(destination: String) throws(SiteWriteError) {
+        let out = URL(fileURLWithPath: destination).standardizedFileURL
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: out.deletingLastPathComponent().path, isDirectory: &isFolder),
+              isFolder.boolValue else { return }
+        let lock = try SiteLock(beside: out, destination: destination)
+        defer { lock.release() }
+        repair(out)
+    }
+
+    /// What a build killed before this one left beside `out` (the caller holds the lock, so no
+    /// other build is writing): a site moved aside whose replacement never came is put back;
+    /// staging folders and sites moved aside after a completed swap are removed.
+    static func repair(_ out: URL) {
+        let parent = out.deletingLastPathComponent()
+        let name = out.lastPathComponent
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        var previous: [String] = []
+        for entry in entries {
+            if entry.hasPrefix(".\(name).coursebook-new-") {
+                try? FileManager.default.removeItem(at: parent.appendingPathComponent(entry))
+            } else if entry.hasPrefix(".\(name).coursebook-old-") {
+                previous.append(entry)
+            }
+        }
+        var info = stat()
+        if lstat(out.path, &info) != 0, errno == ENOENT {
+            // The newest copy moved aside is the site that was in place when the kill came.
+            let newest = previous.max { modified(parent.appendingPathComponent($0).path) < modified(parent.appendingPathComponent($1).path) }
+            if let newest, rename(parent.appendingPathComponent(newest).path, out.path) == 0 {
+                previous.removeAll { $0 == newest }
+            }
+        }
+        for entry in previous { try? FileManager.default.removeItem(at: parent.appendingPathComponent(entry)) }
+    }
+
+    private static func modified(_ path: String) -> Int {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return 0 }
+        return Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+    }
+}
+
+/// The lock that makes builds of one destination take turns: `flock` on a file beside it
+/// (`.NAME.coursebook-lock`), held from the staging folder's creation to the swap's end. The
+/// system releases it when the process ends, however it ends. The file stays: removing it
+/// would let two builds hold locks on two different files.
+final class SiteLock: @unchecked Sendable {
+    private var descriptor: Int32
+
+    init(beside out: URL, destination: String) throws(SiteWriteError) {
+        let path = out.deletingLastPathComponent().appendingPathComponent(".\(out.lastPathComponent).coursebook-lock").path
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw SiteWriteError(folder: destination, message: "cannot make the lock file \(path): \(String(cString: strerror(errno)))")
+        }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                descriptor = -1
+                throw SiteWriteError(folder: destination, message: "cannot lock \(path): \(reason)")
+            }
+        }
+    }
+
+    func release() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { release() }
 }
 
 /// A site being written: files go into a new folder beside the destination as they are made,
 /// and `commit()` swaps it in with renames, so that a reader or a failed build never sees half a
-/// site and an existing site stays as it was until the new one is complete.
-package final class SiteStaging: SiteSink {
-    /// Written into every site: a folder without it is not replaced.
-    static let markerText = "written by coursebook; 'coursebook build' replaces this folder whole\n"
+/// site and an existing site stays as it was until the new one is complete. It holds the
+/// destination's lock from its creation until `commit()` or `discard()`.
+package final class SiteStaging: SiteSink, @unchecked Sendable {
+    /// The marker's first line; the files of the site follow, one a line.
+    static let markerHeading = "written by coursebook; 'coursebook build' replaces this folder whole; the files it wrote:"
 
     private let destination: String
     private let out: URL
     private let staging: URL
     private let previous: URL
+    private let lock: SiteLock
 
-    /// The staging folder, for a program that adds to the site before it is swapped in.
+    /// The staging folder, for a program that adds to the site before it is swapped in (the
+    /// search index).
     package var folder: String { staging.path }
 
-    /// Creates the staging folder beside `destination`.
+    /// Takes the destination's lock (waiting for another build to finish), repairs what a
+    /// killed build left, and creates the staging folder beside `destination`.
     package init(destination: String) throws(SiteWriteError) {
         self.destination = destination
         out = URL(fileURLWithPath: destination).standardizedFileURL
@@ -97,12 +248,18 @@ package final class SiteStaging: SiteSink {
         previous = parent.appendingPathComponent(".\(out.lastPathComponent).coursebook-old-\(tag)")
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
-            Interruption.hold(staging.path)
         } catch {
             throw SiteWriteError(folder: destination, message: "cannot write the site: \(error.localizedDescription)")
         }
-        try add(SiteFile(path: SiteWriter.marker, bytes: Array(Self.markerText.utf8)))
+        lock = try SiteLock(beside: out, destination: destination)
+        SiteWriter.repair(out)
+        do {
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+            Interruption.hold(staging.path)
+        } catch {
+            lock.release()
+            throw SiteWriteError(folder: destination, message: "cannot write the site: \(error.localizedDescription)")
+        }
     }
 
     package func add(_ file: SiteFile) throws(SiteWriteError) {
@@ -119,11 +276,29 @@ package final class SiteStaging: SiteSink {
         }
     }
 
-    /// Puts the staged site in place of the destination.
-    /// Puts the staged site in place of the destination. A stop (Ctrl-C) waits for both
-    /// renames, so that the destination is never left missing.
+    /// Puts the staged site in place of the destination: the marker (with the list of files)
+    /// last, then the old site aside, the new one in, the old one removed. A stop (Ctrl-C)
+    /// waits for both renames, so that the destination is never left missing.
     package func commit() throws(SiteWriteError) {
+        defer { lock.release() }
         func fail(_ message: String) -> SiteWriteError { SiteWriteError(folder: destination, message: message) }
+        // Every file staged, including those another program (the search indexer) put there.
+        let files = Self.files(under: staging.path)
+        let marker = ([Self.markerHeading] + files).joined(separator: "\n") + "\n"
+        do {
+            try writeNewFile(Array(marker.utf8), to: staging.appendingPathComponent(SiteWriter.marker).path)
+        } catch {
+            discard()
+            throw fail("cannot write the site: \(error)")
+        }
+        // Another build may have changed the destination while this one ran: judged again, under
+        // the lock.
+        do {
+            try SiteWriter.replaceable(out.path, as: destination)
+        } catch {
+            discard()
+            throw error
+        }
         let failure: SiteWriteError? = Interruption.uninterrupted {
             let hadSite = FileManager.default.fileExists(atPath: out.path)
             if hadSite, rename(out.path, previous.path) != 0 {
@@ -148,9 +323,26 @@ package final class SiteStaging: SiteSink {
         }
     }
 
-    /// Removes what was staged; the destination is untouched.
+    /// The files under `folder`, as sorted paths relative to it (folders are not listed).
+    static func files(under folder: String) -> [String] {
+        var files: [String] = []
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let path = relative.isEmpty ? folder : folder + "/" + relative
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+                let entry = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard lstat(folder + "/" + entry, &info) == 0 else { continue }
+                if info.st_mode & S_IFMT == S_IFDIR { pending.append(entry) } else { files.append(entry) }
+            }
+        }
+        return files.sorted()
+    }
+
+    /// Removes what was staged; the destination is untouched. The lock is released.
     package func discard() {
         try? FileManager.default.removeItem(at: staging)
         Interruption.release(staging.path)
+        lock.release()
     }
 }

@@ -13,8 +13,14 @@ import Foundation
 /// - `{{! a comment }}` renders nothing.
 ///
 /// A template is checked against the schema of the page it renders before anything is written:
-/// an unknown name, a list used as text, a block left open is an error at its line.
+/// an unknown name, a list used as text, a block left open is an error at its line. Its work is
+/// bounded before it renders anything: blocks nest at most `maximumNesting` deep, and an
+/// `#each` never repeats a list that an `#each` around it is already repeating (each such
+/// nesting would multiply the page by the list's length).
 package struct Template: Sendable {
+    /// How deep `{{#if}}` and `{{#each}}` blocks may nest: far more than a page needs, and
+    /// little enough that checking and rendering never run out of stack.
+    package static let maximumNesting = 16
     package var name: String
     private var nodes: [Node]
 
@@ -30,7 +36,7 @@ package struct Template: Sendable {
         self.name = name
         var parser = TemplateParser(name: name, text: text)
         nodes = try parser.parse()
-        try Self.validate(nodes, scopes: [schema], template: name)
+        try Self.validate(nodes, scopes: [schema], repeating: [], template: name)
     }
 
     /// The template with the given values; they must follow the schema it was checked with.
@@ -42,7 +48,10 @@ package struct Template: Sendable {
         return output
     }
 
-    private static func validate(_ nodes: [Node], scopes: [TemplateSchema], template: String) throws(TemplateError) {
+    /// `repeating`: the lists the `#each` blocks around these nodes repeat, each as the scope
+    /// it was found in (counted from the outermost) and its path, with the line of its block.
+    private static func validate(_ nodes: [Node], scopes: [TemplateSchema],
+                                 repeating: [(list: String, line: Int)], template: String) throws(TemplateError) {
         for node in nodes {
             switch node {
             case .literal:
@@ -60,11 +69,18 @@ package struct Template: Sendable {
                     throw TemplateError(template: template, line: line,
                                         message: "'\(path.joined(separator: "."))' is not a list; #each needs one")
                 }
-                try validate(body, scopes: [item] + scopes, template: template)
+                // Scopes are innermost first: the list is known by the scope that holds it.
+                let holder = scopes.count - 1 - scopes.firstIndex { $0.fields[path[0]] != nil }!
+                let list = "\(holder):" + path.joined(separator: ".")
+                if let outer = repeating.first(where: { $0.list == list }) {
+                    throw TemplateError(template: template, line: line,
+                                        message: "'{{#each \(path.joined(separator: "."))}}' inside the '{{#each}}' of line \(outer.line), which already repeats that list: the page would hold it once for every item of it")
+                }
+                try validate(body, scopes: [item] + scopes, repeating: repeating + [(list, line)], template: template)
             case let .conditional(path, then, otherwise, line):
                 _ = try lookUp(path, in: scopes, template: template, line: line)
-                try validate(then, scopes: scopes, template: template)
-                try validate(otherwise, scopes: scopes, template: template)
+                try validate(then, scopes: scopes, repeating: repeating, template: template)
+                try validate(otherwise, scopes: scopes, repeating: repeating, template: template)
             }
         }
     }
@@ -268,6 +284,10 @@ private struct TemplateParser {
             case .value(let path):
                 append(.value(path: path, line: tagLine))
             case .open(let kind, let path):
+                guard stack.count < Template.maximumNesting else {
+                    throw TemplateError(template: name, line: tagLine,
+                                        message: "'{{#\(kind)}}' nests blocks more than \(Template.maximumNesting) deep ('{{#if}}' and '{{#each}}' inside one another)")
+                }
                 stack.append((kind, path, tagLine, [], nil))
             case .otherwise:
                 guard let last = stack.last, last.kind == "if", last.otherwise == nil else {

@@ -46,9 +46,11 @@ enum CommandLineTable {
             OptionSpec(names: ["--no-cache"], value: nil, help: "compile and run every scenario, ignoring cached results") { options, _ in
                 options[keyPath: part].cache = .none
             },
-            OptionSpec(names: ["--cache-dir"], value: "DIR", help: "keep cached results in DIR (default COURSE_DIR/.coursebook-cache)") { options, folder in
+            OptionSpec(names: ["--cache-dir"], value: "DIR", help: "keep cached results in DIR (default COURSE_DIR/.coursebook-cache)") { options, folder throws(UsageError) in
+                // An empty name would put the cache into the current folder.
+                guard let folder, !folder.isEmpty else { throw UsageError(message: "'--cache-dir' needs a folder, not an empty name") }
                 // `--no-cache` wins, whichever comes first.
-                if options[keyPath: part].cache != .none { options[keyPath: part].cache = .folder(folder ?? "") }
+                if options[keyPath: part].cache != .none { options[keyPath: part].cache = .folder(folder) }
             },
         ]
     }
@@ -57,6 +59,10 @@ enum CommandLineTable {
     static func duration(_ text: String?, option: String) throws(UsageError) -> Duration {
         guard let text, let seconds = Double(text), seconds > 0, seconds.isFinite, seconds < 1e6 else {
             throw UsageError(message: "'\(option)' needs a number of seconds greater than 0, not '\(text ?? "")'")
+        }
+        // Limits are kept in milliseconds: a shorter one would stop every run at once.
+        guard seconds >= 0.001 else {
+            throw UsageError(message: "'\(option)' needs at least 0.001 seconds (1 ms), not '\(text)'")
         }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }

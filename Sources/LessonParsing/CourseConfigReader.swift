@@ -23,6 +23,16 @@ package enum CourseConfigReader {
         guard let fields = object as? [String: Any] else {
             throw CourseReadError("course.json must hold one object: { \"title\": ..., \"language\": ..., \"core\": [...] }", file: file, line: 1)
         }
+        // JSON keeps the last of two equal keys without a word: a setting written twice is
+        // an error at the second.
+        var seen: [String: Int] = [:]
+        for (key, line) in topLevelKeys(bytes) {
+            if let first = seen[key] {
+                throw CourseReadError("key '\(key)' is given twice (first at line \(first)); keep one",
+                                      file: file, line: line)
+            }
+            seen[key] = line
+        }
         for key in fields.keys.sorted() where !knownKeys.contains(key) {
             throw CourseReadError("unknown key '\(key)' (known: \(knownKeys.joined(separator: ", ")))",
                                   file: file, line: line(of: key, in: data))
@@ -85,11 +95,61 @@ package enum CourseConfigReader {
                             diagrams: diagrams)
     }
 
-    /// The line where `"text"` first appears in the file, for messages about a key or a value.
-    package static func line(of text: String, in data: Data) -> Int? {
+    /// The line where `"text"` appears in the file (the first time, or the given time), for
+    /// messages about a key or a value.
+    package static func line(of text: String, in data: Data, occurrence: Int = 1) -> Int? {
         let source = String(decoding: data, as: UTF8.self)
-        guard let range = source.range(of: "\"\(text)\"") else { return nil }
-        return source[..<range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        var searched = source[...]
+        var found: Range<String.Index>?
+        for _ in 0..<max(occurrence, 1) {
+            guard let range = searched.range(of: "\"\(text)\"") else { return found.map { line(at: $0.lowerBound, in: source) } }
+            found = range
+            searched = source[range.upperBound...]
+        }
+        return found.map { line(at: $0.lowerBound, in: source) }
+    }
+
+    private static func line(at index: String.Index, in source: String) -> Int {
+        source[..<index].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+    }
+
+    /// The keys of the top-level object of valid JSON, in order, each with its line.
+    static func topLevelKeys(_ bytes: [UInt8]) -> [(key: String, line: Int)] {
+        var keys: [(key: String, line: Int)] = []
+        var depth = 0
+        var line = 1
+        var index = 0
+        var expectingKey = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\n"):
+                line += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                expectingKey = depth == 1 && byte == UInt8(ascii: "{")
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+            case UInt8(ascii: ","):
+                expectingKey = depth == 1
+            case UInt8(ascii: "\""):
+                let start = index, startLine = line
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    if bytes[index] == UInt8(ascii: "\\") { index += 1 }
+                    index += 1
+                }
+                if expectingKey, index < bytes.count,
+                   let key = try? JSONSerialization.jsonObject(with: Data(bytes[start...index]), options: .fragmentsAllowed) as? String {
+                    keys.append((key, startLine))
+                }
+                expectingKey = false
+            default:
+                break
+            }
+            index += 1
+        }
+        return keys
     }
 
     /// Foundation names the place of a JSON error as `around character N` (a byte offset):

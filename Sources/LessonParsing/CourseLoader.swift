@@ -48,24 +48,45 @@ package enum CourseLoader {
         var coreFiles: [CoreFile] = []
         // Core files may lie beside the course, in its repository, but nowhere else.
         let trusted = Confinement.trustedRoot(ofCourse: absolute)
+        var listed: [String: String] = [:]
+        var occurrences: [String: Int] = [:]
         for relative in config.core {
             let path = URL(fileURLWithPath: relative, relativeTo: URL(fileURLWithPath: absolute + "/"))
                 .standardizedFileURL.path
             let shown = displayPath(display, relative)
-            let line = CourseConfigReader.line(of: relative, in: configData)
-            guard let real = Confinement.resolved(path) else {
-                throw CourseReadError("core file '\(relative)' does not exist (\(shown))", file: configDisplay, line: line)
+            occurrences[relative, default: 0] += 1
+            let line = CourseConfigReader.line(of: relative, in: configData, occurrence: occurrences[relative]!)
+            func refuse(_ why: String) -> CourseReadError {
+                CourseReadError("core file '\(relative)' \(why)", file: configDisplay, line: line)
+            }
+            var info = stat()
+            guard stat(path, &info) == 0, let real = Confinement.resolved(path) else {
+                throw refuse(errno == ENOENT || errno == ENOTDIR ? "does not exist (\(shown))"
+                             : "cannot be read (\(shown)): \(String(cString: strerror(errno)))")
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR: throw refuse("is a folder, not a Swift file (\(shown))")
+            default: throw refuse("is not a regular file but a device, pipe or socket (\(shown))")
             }
             guard Confinement.isInside(real, trusted) else {
-                throw CourseReadError("core file '\(relative)' lies outside the course's repository (\(trusted)); a course reads only its own files",
-                                      file: configDisplay, line: line)
+                throw refuse("lies outside the course's repository (\(trusted)); a course reads only its own files")
             }
-            guard let data = readFile(atPath: real) else {
-                throw CourseReadError("core file '\(relative)' is not a readable file (\(shown))", file: configDisplay, line: line)
+            guard let bytes = readFile(atPath: real) else {
+                throw refuse("cannot be read (\(shown)): \(String(cString: strerror(errno)))")
             }
-            let text = try decodeUTF8(data, file: shown)
-            coreFiles.append(CoreFile(name: URL(fileURLWithPath: path).lastPathComponent,
-                                      path: path, displayPath: shown, text: text))
+            // The same file twice (`X` and `./X`, or through a link) would be compiled twice,
+            // and every scenario would fail with the compiler's redeclaration errors.
+            if let first = listed[real] {
+                throw refuse("is listed twice: '\(first)' is the same file; list it once")
+            }
+            listed[real] = relative
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            if let other = coreFiles.firstIndex(where: { $0.name == name }) {
+                throw refuse("has the same file name as '\(config.core[other])'; the compiler needs core files with different names")
+            }
+            let text = try decodeUTF8(bytes, file: shown)
+            coreFiles.append(CoreFile(name: name, path: path, displayPath: shown, text: text))
         }
 
         let names: [String]
@@ -85,7 +106,7 @@ package enum CourseLoader {
         let courseReal = Confinement.resolved(absolute) ?? absolute
 
         let lessonFolder = absolute
-        let lessonPages = Dictionary(uniqueKeysWithValues: names.map { ($0, Lesson.pageName(ofFile: $0)) })
+        let lessonPages = Dictionary(uniqueKeysWithValues: names.map { ($0, Lesson.pageHref(ofFile: $0)) })
         let read = names.concurrentMap { name -> Result<(Lesson, LessonDocument, [Diagnostic]), CourseReadError> in
             let shown = displayPath(display, name)
             // A lesson may be a link to another file of the course, never to one outside it.

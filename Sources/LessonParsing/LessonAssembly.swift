@@ -21,6 +21,7 @@ package enum LessonAssembly {
         var title: String?
         var mentions: [LimitNoteReference] = []
         var ownLabel: LimitNoteReference?
+        var oversizedLabel: (label: String, line: Int)?
         var links: [LessonLink] = []
 
         for element in elements {
@@ -34,6 +35,12 @@ package enum LessonAssembly {
                 case let .note(number, body):
                     notes.append(LimitNote(number: number, text: body, line: line))
                     ownLabel = LimitNoteReference(number: number, line: line)
+                case let .numberTooLarge(label):
+                    oversizedLabel = (label, line)
+                    diagnostics.append(.error(
+                        .limitNoteNumber,
+                        "'\(label).' starts a limitation note whose number is too large to hold; notes are numbered DR1, DR2 ... through the course",
+                        at: at(line)))
                 case let .missingFullStop(label):
                     diagnostics.append(.warning(
                         .limitNoteFullStop,
@@ -51,6 +58,14 @@ package enum LessonAssembly {
                 // The Markdown layer reports a note's own label with the other mentions.
                 if reference == ownLabel { ownLabel = nil; continue }
                 mentions.append(reference)
+
+            case let .oversizedMention(label, line):
+                // The label of a note too large to hold is reported once, as that note.
+                if let own = oversizedLabel, own == (label, line) { oversizedLabel = nil; continue }
+                diagnostics.append(.warning(
+                    .limitNoteUnknown,
+                    "\(label) is mentioned, but its number is too large for any limitation note",
+                    at: at(line)))
 
             case let .rawHTML(line, column):
                 diagnostics.append(.warning(

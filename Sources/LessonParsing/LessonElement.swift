@@ -14,6 +14,8 @@ package enum LessonElement: Sendable, Equatable {
     case rawHTML(line: Int, column: Int)
     /// `DRn` in prose, outside code and links: the site links it to note n.
     case mention(number: Int, line: Int)
+    /// `DRn` in prose whose number is too large for any note: shown as it is.
+    case oversizedMention(label: String, line: Int)
     /// `[^label]` in prose with no `[^label]: ...` definition: shown as it is.
     case undefinedFootnote(label: String, line: Int, column: Int)
     /// A quote that opens with `[!KIND]` on a line of its own, where KIND is not one of

@@ -1,7 +1,7 @@
 import CCmarkGFM
+import CourseFiles
 import CourseModel
 import Glibc
-import Synchronization
 
 /// The one place that talks to cmark-gfm. A lesson is parsed once per command into a
 /// `LessonDocument`: the check reads its elements, the site renders its blocks, both from the
@@ -44,7 +44,7 @@ package enum LessonMarkdown {
     /// cmark-gfm keeps process-wide tables that `cmark_parser_finish` edits for the
     /// extensions: two parses at once corrupt each other, so parsing takes this lock. Walking
     /// and rendering a finished tree do not touch those tables.
-    private static let parseLock = Mutex<Void>(())
+    private static let parseLock = Locked<Void>(())
 
     /// The extensions of GitHub Flavored Markdown; registering them is not thread-safe either,
     /// so it happens once, here.
@@ -63,6 +63,14 @@ enum MarkdownNodeKind: Equatable {
     case footnoteReference, footnoteDefinition
     /// A kind coursebook has no use for (custom blocks and inlines ...).
     case other
+
+    /// A node that cmark-gfm's iterator enters but never leaves: it holds no other node.
+    var isLeaf: Bool {
+        switch self {
+        case .text, .softBreak, .lineBreak, .code, .htmlInline, .codeBlock, .htmlBlock, .thematicBreak: true
+        default: false
+        }
+    }
 
     init(_ node: OpaquePointer) {
         switch cmark_node_get_type(node) {
@@ -107,7 +115,7 @@ package final class LessonDocument: @unchecked Sendable {
     /// their identity), raw HTML, `DRn` mentions.
     package let elements: [LessonElement]
 
-    private let state: Mutex<RenderState>
+    private let state: Locked<RenderState>
 
     /// The tree and what the first rendering changed in it.
     private struct RenderState: @unchecked Sendable {
@@ -142,7 +150,7 @@ package final class LessonDocument: @unchecked Sendable {
     fileprivate init(root: OpaquePointer, lessonPages: [String: String]) {
         let read = Self.readElements(root, lessonPages: lessonPages)
         elements = read.elements
-        state = Mutex(RenderState(root: root, codeBlockIDs: read.codeBlockIDs, allowedHTML: read.allowedHTML,
+        state = Locked(RenderState(root: root, codeBlockIDs: read.codeBlockIDs, allowedHTML: read.allowedHTML,
                                   inDetails: read.inDetails, callouts: read.callouts,
                                   comments: read.comments, pageLinks: read.pageLinks,
                                   topLevelBlocks: read.topLevelBlocks))
@@ -230,19 +238,34 @@ package final class LessonDocument: @unchecked Sendable {
         case code(Int)
     }
 
-    /// One walk over the tree, keeping a link depth so that text inside links is known
-    /// without climbing to the root.
+    /// One walk over the tree, keeping a link depth (so that text inside links is known) and
+    /// the places of the containers around the current node (so that an autolink, which
+    /// cmark-gfm leaves at 0:0, takes the place of the nearest one): nothing climbs towards
+    /// the root, and the walk is linear in the tree however deep it nests.
     private static func readElements(_ root: OpaquePointer, lessonPages: [String: String]) -> Reading {
         var reading = Reading()
         var htmlNodes: [HTMLNode] = []
         var topLevel: [TopLevel] = []
         var linkDepth = 0
         var topLevelIndex = -1
+        var containers: [(node: OpaquePointer, line: Int, column: Int)] = []
         walk(root) { node, kind, entering in
+            if !kind.isLeaf {
+                if entering {
+                    let line = Int(cmark_node_get_start_line(node))
+                    if line > 0 {
+                        containers.append((node, line, max(1, Int(cmark_node_get_start_column(node)))))
+                    } else {
+                        containers.append((node, containers.last?.line ?? 1, containers.last?.column ?? 1))
+                    }
+                } else {
+                    while let last = containers.popLast(), last.node != node {}
+                }
+            }
             if kind == .link || kind == .image {
                 linkDepth += entering ? 1 : -1
                 if entering {
-                    let (line, column) = position(of: node)
+                    let (line, column) = (containers.last!.line, containers.last!.column)
                     let link = LessonLink(destination: cmark_node_get_url(node).map { String(cString: $0) } ?? "",
                                           isImage: kind == .image, line: line, column: column)
                     reading.elements.append(.link(link))
@@ -302,8 +325,13 @@ package final class LessonDocument: @unchecked Sendable {
             case .text where linkDepth == 0:
                 guard let text = cmark_node_get_literal(node) else { break }
                 if strstr(text, "DR") != nil {
-                    for mention in LimitNoteMention.find(in: literal(node)) {
-                        reading.elements.append(.mention(number: mention.number, line: line))
+                    let text = literal(node)
+                    for mention in LimitNoteMention.find(in: text) {
+                        if let number = mention.number {
+                            reading.elements.append(.mention(number: number, line: line))
+                        } else {
+                            reading.elements.append(.oversizedMention(label: String(text[mention.range]), line: line))
+                        }
                     }
                 }
                 if strstr(text, "[^") != nil {
@@ -323,18 +351,6 @@ package final class LessonDocument: @unchecked Sendable {
         let dropped = Set(allowed.map { htmlNodes[$0].element })
         reading.elements = reading.elements.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
         return reading
-    }
-
-    /// Where a node starts; an autolink, which cmark-gfm leaves at 0:0, at the start of the
-    /// nearest block around it.
-    private static func position(of node: OpaquePointer) -> (line: Int, column: Int) {
-        var current: OpaquePointer? = node
-        while let here = current {
-            let line = Int(cmark_node_get_start_line(here))
-            if line > 0 { return (line, max(1, Int(cmark_node_get_start_column(here)))) }
-            current = cmark_node_parent(here)
-        }
-        return (1, 1)
     }
 
     /// The page a link to a lesson file goes to: `02-a.md#x` → `02-a.html#x`.
@@ -464,16 +480,17 @@ package final class LessonDocument: @unchecked Sendable {
         cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
     }
 
-    /// The text a reader sees, without markup; line breaks inside a paragraph as spaces.
+    /// The text a reader sees, without markup; line breaks inside a paragraph as spaces. One
+    /// pass of cmark-gfm's iterator over the node's subtree: no recursion, so that 50,000
+    /// nested emphases cost what 50,000 side by side do and never exhaust a thread's stack.
     private static func plainText(_ node: OpaquePointer) -> String {
         var bytes: [UInt8] = []
-        appendPlainText(node, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func appendPlainText(_ node: OpaquePointer, to bytes: inout [UInt8]) {
-        var child = cmark_node_first_child(node)
-        while let current = child {
+        let iterator = cmark_iter_new(node)
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let current = cmark_iter_get_node(iterator), current != node else { continue }
             switch MarkdownNodeKind(current) {
             case .htmlInline where AllowedHTML.isComment(literal(current)):
                 break  // an editor's note, which the page drops
@@ -482,10 +499,10 @@ package final class LessonDocument: @unchecked Sendable {
                     bytes.append(contentsOf: UnsafeRawBufferPointer(start: text, count: strlen(text)))
                 }
             case .softBreak, .lineBreak: bytes.append(UInt8(ascii: " "))
-            default: appendPlainText(current, to: &bytes)
+            default: break
             }
-            child = cmark_node_next(current)
         }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Rendering
@@ -508,24 +525,37 @@ package final class LessonDocument: @unchecked Sendable {
             var rawHTML: [(OpaquePointer, isBlock: Bool)] = []
             var mentionTexts: [OpaquePointer] = []
             var linkDepth = 0
+            // The top-level blocks that get new nodes somewhere inside them.
+            var edited: [OpaquePointer] = []
+            var topBlock: OpaquePointer?
             walk(state.root) { node, kind, entering in
+                if entering, cmark_node_parent(node) == state.root { topBlock = node }
+                func edits() { if let topBlock, edited.last != topBlock { edited.append(topBlock) } }
                 switch kind {
                 case .link, .image: linkDepth += entering ? 1 : -1
                 case .htmlBlock where entering: rawHTML.append((node, true))
-                case .htmlInline where entering: rawHTML.append((node, false))
+                case .htmlInline where entering: rawHTML.append((node, false)); edits()
                 case .text where entering && linkDepth == 0:
                     if mayMention(node), !LimitNoteMention.find(in: literal(node)).isEmpty {
                         mentionTexts.append(node)
+                        edits()
                     }
                 default: break
                 }
             }
+            // cmark-gfm checks every node it links in against all the new parent's ancestors:
+            // linking deep inside 50,000 nested emphases would cost 50,000 steps a node. Taken
+            // apart, every parent is a root while nodes are added, and putting the containers
+            // back, deepest first, costs a step each. Nodes replaced are freed only after, as a
+            // container may go back beside them.
+            let takenApart = disassemble(edited)
+            var replaced: [OpaquePointer] = []
             for (node, isBlock) in rawHTML {
                 // A freed node's address may come back for a node made later: no map keeps it.
                 state.topLevelBlocks[node] = nil
+                replaced.append(node)
                 if state.comments.remove(node) != nil {
                     // An editor's note: not for readers.
-                    cmark_node_free(node)
                     continue
                 }
                 let replacement: OpaquePointer
@@ -541,14 +571,17 @@ package final class LessonDocument: @unchecked Sendable {
                     replacement = cmark_node_new(isBlock ? CMARK_NODE_CODE_BLOCK : CMARK_NODE_TEXT)!
                     cmark_node_set_literal(replacement, cmark_node_get_literal(node))
                 }
-                cmark_node_insert_before(node, replacement)
+                place(replacement, before: node)
                 state.allowedHTML[node] = nil
-                cmark_node_free(node)
             }
             for (link, url) in state.pageLinks { cmark_node_set_url(link, url) }
             for node in mentionTexts {
-                state.mentionLinks += linkMentions(in: node, linked: { mentionHref($0) != nil })
+                let links = linkMentions(in: node, linked: { mentionHref($0) != nil })
+                if !links.isEmpty { replaced.append(node) }
+                state.mentionLinks += links
             }
+            reassemble(takenApart)
+            for node in replaced { cmark_node_free(node) }
             for quote in state.callouts.keys { dropCalloutMarker(from: quote) }
             var definitions: [OpaquePointer] = []
             var topLevel = cmark_node_first_child(state.root)
@@ -570,12 +603,47 @@ package final class LessonDocument: @unchecked Sendable {
         }
     }
 
-    /// Splits a text node at its `DRn` mentions, each linked one becoming a link node; returns
-    /// the links.
+    /// Links `replacement` in before `node`. A table cell's extension admits only the inline
+    /// kinds cmark-gfm itself makes there, not the custom node that carries an allowed tag
+    /// (`<kbd>` and `<br>` in a table, common on GitHub): while the node goes in, the cell is
+    /// judged by `cellAdmission`, which admits it, and then given its own extension back. A node
+    /// that still cannot go in is shown as its text, never lost.
+    private static func place(_ replacement: OpaquePointer, before node: OpaquePointer) {
+        if cmark_node_insert_before(node, replacement) != 0 { return }
+        if let parent = cmark_node_parent(node), let own = cmark_node_get_syntax_extension(parent) {
+            cmark_node_set_syntax_extension(parent, cellAdmission.pointer)
+            let placed = cmark_node_insert_before(node, replacement) != 0
+            cmark_node_set_syntax_extension(parent, own)
+            if placed { return }
+        }
+        cmark_node_free(replacement)
+        let text = cmark_node_new(CMARK_NODE_TEXT)!
+        cmark_node_set_literal(text, cmark_node_get_literal(node))
+        cmark_node_insert_before(node, text)
+    }
+
+    /// An extension of coursebook's that only answers "yes" for the custom inline node; never
+    /// attached to a parser.
+    private static let cellAdmission: SyntaxExtension = {
+        let syntax = cmark_syntax_extension_new("coursebook-allowed-html")!
+        cmark_syntax_extension_set_can_contain_func(syntax) { _, _, child in
+            child == CMARK_NODE_CUSTOM_INLINE ? 1 : 0
+        }
+        return SyntaxExtension(pointer: syntax)
+    }()
+
+    private struct SyntaxExtension: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    /// Splits a text node at its `DRn` mentions, each linked one becoming a link node placed
+    /// before it; returns the links (the caller frees the text node when there are any).
     private static func linkMentions(in node: OpaquePointer,
                                      linked: (Int) -> Bool) -> [(link: OpaquePointer, number: Int)] {
         let text = literal(node)
-        let mentions = LimitNoteMention.find(in: text).filter { linked($0.number) }
+        let mentions = LimitNoteMention.find(in: text).compactMap { mention in
+            mention.number.map { (number: $0, range: mention.range) }
+        }.filter { linked($0.number) }
         guard !mentions.isEmpty else { return [] }
         var links: [(link: OpaquePointer, number: Int)] = []
         var cursor = text.startIndex
@@ -590,8 +658,42 @@ package final class LessonDocument: @unchecked Sendable {
             cursor = mention.range.upperBound
         }
         insertText(String(text[cursor...]), before: node)
-        cmark_node_free(node)
         return links
+    }
+
+    /// A container taken out of the tree, with where it stood.
+    private struct Detached {
+        var node: OpaquePointer
+        var parent: OpaquePointer
+        var previous: OpaquePointer?
+    }
+
+    /// Unlinks every container inside `blocks`, parents before children: each is then a root.
+    private static func disassemble(_ blocks: [OpaquePointer]) -> [Detached] {
+        var detached: [Detached] = []
+        for block in blocks {
+            var containers: [OpaquePointer] = []
+            walk(block) { node, kind, entering in
+                if entering, !kind.isLeaf { containers.append(node) }
+            }
+            for node in containers {
+                detached.append(Detached(node: node, parent: cmark_node_parent(node)!, previous: cmark_node_previous(node)))
+                cmark_node_unlink(node)
+            }
+        }
+        return detached
+    }
+
+    /// Puts back what `disassemble` took apart, in the reverse order: every container returns to
+    /// a parent that is still a root (or a top-level block), so no link climbs far.
+    private static func reassemble(_ detached: [Detached]) {
+        for entry in detached.reversed() {
+            if let previous = entry.previous {
+                cmark_node_insert_after(previous, entry.node)
+            } else {
+                cmark_node_prepend_child(entry.parent, entry.node)
+            }
+        }
     }
 
     private static func insertText(_ text: String, before node: OpaquePointer) {

@@ -20,6 +20,17 @@ struct BlockRewriteTests {
         #expect(result == "\u{FEFF}# T  \r\n\r\n```swift scenario\r\nprint(1)\r\n```\r\n\r\n```output\r\n1\r\n```\r\ntail \t\r\n")
     }
 
+    /// A block that already says the output keeps its bytes, however it spells them (less
+    /// indent than its fence, a line of spaces, CRLF): the rewriter's identity, which
+    /// `make fuzz` checks on any lesson.
+    @Test func theSameOutputChangesNoByte() throws {
+        let text = "# T\n\n```swift scenario\nx\n```\n\n  ```output\r\n a\r\n   \r\n  b\r\n  ```\n"
+        let (read, _) = lesson(text)
+        #expect(read.scenarios[0].expected?.code == "a\n \nb\n")
+        #expect(try rewrite(text, replaceOutput("a\n \nb\n")) == text)
+        #expect(try rewrite(text, replaceOutput("a\n \nc\n")) == "# T\n\n```swift scenario\nx\n```\n\n  ```output\r\n  a\r\n   \r\n  c\r\n  ```\n")
+    }
+
     @Test func keepsTheFenceIndentAndTildes() throws {
         let text = "# T\n\n```swift scenario\nx\n```\n\n  ~~~~ output\n  old\n  ~~~~\n"
         let result = try rewrite(text, replaceOutput("  a\nb\n"))

@@ -15,7 +15,14 @@ extension CourseCheck {
                     runner: TableRunner, facts: CourseFacts? = nil) -> CheckReport {
         var outcomes: [ScenarioPlace: ScenarioOutcome] = [:]
         for (place, source) in scenariosToRun(course) {
-            outcomes[place] = runner.outcomes[source.code] ?? .completed(output: "", standardError: "", fromCache: false)
+            // A scenario the table does not know is a mistake in the test, never a run that
+            // printed nothing and passed.
+            guard let outcome = runner.outcomes[source.code] else {
+                Issue.record("the table has no outcome for the scenario at line \(source.firstLine):\n\(source.code)")
+                outcomes[place] = .crashed(.exited(99), output: "", standardError: "not in the test's table")
+                continue
+            }
+            outcomes[place] = outcome
         }
         let run = RunReport(outcomes: Array(outcomes.values), compiledCount: outcomes.count, cachedCount: 0,
                             compilerRuns: 1, diagnostics: [])
@@ -81,6 +88,13 @@ struct CourseCheckTests {
         #expect(!report.succeeded)
     }
 
+    /// A time limit is said as it was given, never rounded to "0 s".
+    @Test(arguments: [(Duration.seconds(10), "10 s"), (.milliseconds(1500), "1.5 s"), (.milliseconds(250), "0.25 s"),
+                      (.milliseconds(1), "0.001 s"), (.microseconds(100), "less than 0.001 s")])
+    func timeLimitsInWords(duration: Duration, words: String) {
+        #expect(seconds(duration) == words)
+    }
+
     @Test func onlyAFinalNewlineDifferenceIsIgnored() {
         let text = "# L\n\n```swift scenario\nx\n```\n\n```output\na\n\n```\n\nDR1. n\n"
         let (read, found) = course([text])
@@ -103,7 +117,7 @@ struct CourseCheckTests {
     @Test func strictMakesWarningsErrors() {
         let text = "# L\n\n## S\n\n```swift scenario\nx\n```\n\n```output\n```\n"
         let (read, found) = course([text])
-        let runner = TableRunner(outcomes: [:])
+        let runner = TableRunner(outcomes: ["x\n": .completed(output: "", standardError: "", fromCache: false)])
         let relaxed = CourseCheck.run(read, loadDiagnostics: found, options: CheckOptions(), runner: runner)
         #expect(relaxed.succeeded && relaxed.warningCount == 1)
         let strict = CourseCheck.run(read, loadDiagnostics: found, options: CheckOptions(strict: true), runner: runner)
@@ -126,6 +140,7 @@ struct CourseCheckTests {
             "print(\"a\")\n": .completed(output: "a", standardError: "", fromCache: false),
             "print(\"b\")\n": .completed(output: "b\n", standardError: "", fromCache: false),
             "print(\"new\")\n": .completed(output: "new\n", standardError: "", fromCache: false),
+            "crash()\n": .crashed(.signaled(4), output: "", standardError: "Fatal error"),
         ])
         let report = CourseCheck.run(read, loadDiagnostics: found, options: CheckOptions(update: true), runner: runner)
         // The check only plans the rewrite; writing it is a step of the pipeline.
@@ -136,7 +151,7 @@ struct CourseCheckTests {
             "inserted an output block for the scenario at line 37",
         ])
         #expect(report.updates.map(\.location.line) == [19, 33, 41])
-        #expect(report.results.map(\.status) == [.passed, .passed, .skipped, .passed, .passed])
+        #expect(report.results.map(\.status) == [.passed, .passed, .skipped, .failed, .passed])
         let written = String(decoding: report.rewrites[0].bytes, as: UTF8.self)
         #expect(written.contains("```output\nb\n```"))
         #expect(written.contains("```swift core\nstruct Core {}\n```"))

@@ -75,6 +75,21 @@ struct DifferentialTests {
         } else {
             Issue.record("exit without Glibc must not compile")
         }
+        // `exit` inside a batch (through the core, so that the scenario imports nothing and is
+        // batched): its process ends there, as a program of its own would: `exit(0)` is a
+        // program that finished, any other status one that failed. The batch goes on.
+        let ending = try #require(toRun.firstIndex { $0.source.code.hasPrefix("print(\"before the end\")") })
+        #expect(!jobs[ending].shape.needsOwnProgram, "exit(0) must run batched")
+        #expect(batched.outcomes[ending].completedOutput == "before the end\n")
+        let failing = try #require(toRun.firstIndex { $0.source.code.hasPrefix("print(\"failing end\")") })
+        #expect(!jobs[failing].shape.needsOwnProgram, "exit(4) must run batched")
+        if case let .crashed(ending, output, _) = batched.outcomes[failing] {
+            #expect(ending == .exited(4))
+            #expect(output == "failing end\n")
+        } else {
+            Issue.record("exit(4): \(batched.outcomes[failing])")
+        }
+        #expect(batched.compilerRuns < alone.compilerRuns)
         if case let .crashed(ending, output, _)? = outcome("print(\"throwing\")") {
             #expect(ending == .signaled(SIGILL) || ending == .signaled(SIGTRAP))
             #expect(output == "throwing\n")

@@ -128,6 +128,39 @@ struct PipelineTests {
         #expect(try Pipeline().check(check).report.succeeded)
     }
 
+    /// An author saves a lesson while `--update` runs: that lesson keeps the author's bytes and
+    /// is reported; the other lesson is updated.
+    @Test func updateLeavesALessonEditedDuringTheCheckAlone() throws {
+        let course = temporaryFolder("pipeline-edited")
+        defer { try? FileManager.default.removeItem(at: course) }
+        try Data(#"{ "title": "T", "language": "en", "limitNotes": "optional" }"#.utf8)
+            .write(to: course.appendingPathComponent("course.json"))
+        let text = "# A\n\n```swift scenario\nprint(\"new\")\n```\n\n```output\nold\n```\n"
+        for name in ["01-a.md", "02-b.md"] {
+            try Data(text.utf8).write(to: course.appendingPathComponent(name))
+        }
+        var options = SharedOptions()
+        options.course = course.path
+        options.cache = .none
+        let pipeline = Pipeline()
+        let loaded = try pipeline.load(course.path)
+        let checked = try pipeline.check(loaded, findings: [], options: options, update: true, forSite: false).checked
+        #expect(checked.report.rewrites.count == 2 && checked.report.succeeded)
+
+        // Saved by the author after the check read it, before the update is written.
+        let edited = text + "\nA paragraph the author just wrote.\n"
+        try Data(edited.utf8).write(to: course.appendingPathComponent("01-a.md"))
+        let report = pipeline.write(rewritesOf: checked.report)
+
+        #expect(try String(contentsOf: course.appendingPathComponent("01-a.md"), encoding: .utf8) == edited)
+        #expect(try String(contentsOf: course.appendingPathComponent("02-b.md"), encoding: .utf8)
+                == text.replacingOccurrences(of: "old", with: "new"))
+        #expect(report.diagnostics.map(\.id) == [.lessonChanged])
+        #expect(report.diagnostics.first?.location == SourceLocation(file: course.path + "/01-a.md", line: 1))
+        #expect(report.updates.map(\.location.file) == [course.path + "/02-b.md"])
+        #expect(!report.succeeded && report.failed == 1 && report.passed == 1)
+    }
+
     /// A file a lesson links to is copied into the site at its path; one where the site keeps a
     /// file of its own is left out, with a warning at the link.
     @Test func linkedFilesTravelWithTheSite() throws {

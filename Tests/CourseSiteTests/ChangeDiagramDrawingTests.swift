@@ -4,8 +4,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Change diagrams as drawn: golden pictures of fixture trees (Tests/Golden/diagrams, recorded
-/// anew by `make golden`), and what every picture must say whatever it looks like.
+/// Change diagrams as drawn: golden pictures of fixture trees (Tests/Golden/diagrams; `make
+/// golden` records them anew, that run failing as nothing was compared, then compares), and
+/// what every picture must say whatever it looks like.
 @Suite(.serialized) struct ChangeDiagramDrawingTests {
     static func tree(_ views: [(String, String?, [String])], storage: [(key: String, storage: KeyStorage)] = []) -> WrittenTree {
         WrittenTree(binding: "tree", line: 1, views: views.map { WrittenView($0.0, parent: $0.1, reads: $0.2) }, storage: storage)
@@ -74,6 +75,8 @@ import Testing
             try? FileManager.default.removeItem(at: folder)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             for (name, text) in Self.goldenCases { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+            Issue.record("recorded Tests/Golden/diagrams anew, so nothing was compared: review the diff, then run the tests without COURSEBOOK_RECORD_GOLDEN")
+            return
         }
         let recorded = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(recorded == Self.goldenCases.map(\.name).sorted(), "the golden files differ from the cases (make golden records them)")

@@ -45,9 +45,37 @@ struct TemplateTests {
         ("{{two words}}", 1, "'two words' is not a placeholder name (letters, digits, '_', '.' between fields)"),
         ("a\n{{title", 2, "'{{' is not closed by '}}'"),
         ("{{#each items}}{{nope}}{{/each}}", 1, "unknown placeholder 'nope' (known here: body, flag, items, link, name, tags, title)"),
+        // A list repeated inside itself multiplies the page by its length at every level.
+        ("{{#each items}}\n{{#each tags}}\n{{#each items}}{{/each}}{{/each}}{{/each}}", 3,
+         "'{{#each items}}' inside the '{{#each}}' of line 1, which already repeats that list: the page would hold it once for every item of it"),
+        (String(repeating: "{{#if flag}}\n", count: 17), 17,
+         "'{{#if}}' nests blocks more than 16 deep ('{{#if}}' and '{{#each}}' inside one another)"),
     ])
     func errorsNameTheTemplateAndLine(text: String, line: Int, message: String) {
         #expect(throws: TemplateError(template: "t.html", line: line, message: message)) {
+            try Template(name: "t.html", text: text, schema: schema)
+        }
+    }
+
+    /// Lists inside other lists are fine; only a list inside itself is refused.
+    @Test func aListInsideAnotherListRenders() throws {
+        let text = "{{#each items}}{{#each tags}}{{tag}}{{/each}}{{/each}}"
+        let values: TemplateRecord = [
+            "title": .text(""), "body": .html(""), "flag": .bool(true), "link": .record(["href": .text(""), "title": .text("")]),
+            "items": .list([["name": .text("a"), "tags": .list([["tag": .text("x")], ["tag": .text("y")]])]]),
+        ]
+        #expect(try render(text, values) == "xy")
+        // Sixteen blocks deep is allowed.
+        let deep = String(repeating: "{{#if flag}}", count: 16) + "in" + String(repeating: "{{/if}}", count: 16)
+        #expect(try render(deep, values) == "in")
+    }
+
+    /// 200,000 nested blocks stop at the limit, at its line: no stack is exhausted, and nothing
+    /// nested that deep is ever built.
+    @Test func hostileNestingStopsAtTheLimit() {
+        let text = String(repeating: "{{#if flag}}", count: 200_000) + String(repeating: "{{/if}}", count: 200_000)
+        #expect(throws: TemplateError(template: "t.html", line: 1,
+                                      message: "'{{#if}}' nests blocks more than 16 deep ('{{#if}}' and '{{#each}}' inside one another)")) {
             try Template(name: "t.html", text: text, schema: schema)
         }
     }

@@ -47,6 +47,9 @@ struct BuildCommandTests {
         #expect(FileManager.default.fileExists(atPath: with.appendingPathComponent("pagefind/pagefind.js").path))
         #expect(try String(contentsOf: with.appendingPathComponent("01-counter.html"), encoding: .utf8)
             .contains("<form class=\"site-search\" role=\"search\" action=\"search.html\">"))
+        // The index Pagefind wrote is the site's own: the next build replaces it.
+        let again = try build("passing", out: with)
+        #expect(again.status == 0, "\(again)")
 
         // A Pagefind that fails leaves no site behind, and says why.
         let failing = root.appendingPathComponent("failing")
@@ -54,7 +57,8 @@ struct BuildCommandTests {
         #expect(broken.status == 4, "\(broken)")
         #expect(broken.standardError.contains("cannot index the site for search"), "\(broken)")
         #expect(!FileManager.default.fileExists(atPath: failing.path))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["with", "without"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+                == [".failing.coursebook-lock", ".with.coursebook-lock", ".without.coursebook-lock", "with", "without"])
     }
 
     @Test func aFailedCheckLeavesTheOldSiteAsItWas() throws {
@@ -67,7 +71,67 @@ struct BuildCommandTests {
         #expect(result.status == 1)
         #expect(result.standardError.hasSuffix("coursebook build: the check failed; \(out.path) was not written\n"))
         #expect(try snapshot(out) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["site"])
+        // Beside it, only the lock file that builds of it take turns with.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == [".site.coursebook-lock", "site"])
+    }
+
+    /// A build killed between its two renames left no site, the old one moved aside and a
+    /// staging folder: the next build, even one whose check fails, puts the site back.
+    @Test func theNextBuildRepairsWhatAKilledOneLeft() throws {
+        let root = temporaryFolder("killed-build")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("site")
+        #expect(try build("passing", out: out).status == 0)
+        let before = try snapshot(out)
+        try FileManager.default.moveItem(at: out, to: root.appendingPathComponent(".site.coursebook-old-7-7"))
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(".site.coursebook-new-7-7/assets"),
+                                                withIntermediateDirectories: true)
+        let failed = try build("output-mismatch", out: out)
+        #expect(failed.status == 1)
+        #expect(try snapshot(out) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == [".site.coursebook-lock", "site"])
+    }
+
+    /// Four builds of one site at once, through the binary: they take turns, and every one
+    /// succeeds.
+    @Test func concurrentBuildsOfOneSiteAllSucceed() async throws {
+        let root = temporaryFolder("concurrent-builds")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("site").path
+        let cache = root.appendingPathComponent("cache").path
+        _ = try coursebook(["check", "passing", "--cache-dir", cache])
+        let statuses = try await withThrowingTaskGroup(of: [Int32].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    try (0..<3).map { _ in try coursebook(["build", "passing", "--out", out, "--cache-dir", cache]).status }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(statuses == Array(repeating: 0, count: 12))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == [".site.coursebook-lock", "cache", "site"])
+    }
+
+    @Test func refusesALinkTheCacheFolderAndASiteWithTheAuthorsFiles() throws {
+        let root = temporaryFolder("refused-out")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let target = root.appendingPathComponent("target")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("link"), withDestinationURL: target)
+        let link = try coursebook(["build", "passing", "--out", root.path + "/link"])
+        #expect(link == CommandResult(status: 4, standardOutput: "", standardError: "coursebook build: \(root.path)/link: this is a symbolic link, and a build replaces --out whole; give the folder it points to, or another --out\n"))
+
+        let cache = root.appendingPathComponent("cache").path
+        let sameAsCache = try coursebook(["build", "passing", "--out", cache, "--cache-dir", cache])
+        #expect(sameAsCache == CommandResult(status: 4, standardOutput: "", standardError: "coursebook build: \(cache): this is the cache folder (--cache-dir); choose another --out\n"))
+
+        let out = root.appendingPathComponent("site")
+        #expect(try build("passing", out: out).status == 0)
+        try "mine".write(to: out.appendingPathComponent("notes.md"), atomically: true, encoding: .utf8)
+        let foreign = try build("passing", out: out)
+        #expect(foreign.status == 4)
+        #expect(foreign.standardError == "coursebook build: \(out.path): the site holds files coursebook did not write (notes.md); a build would delete them: move them out, or choose another --out\n")
+        #expect(try String(contentsOf: out.appendingPathComponent("notes.md"), encoding: .utf8) == "mine")
     }
 
     @Test func refusesTheCourseFolderAndFoldersItDidNotWrite() throws {
@@ -95,6 +159,25 @@ struct BuildCommandTests {
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("site").path))
     }
 
+    /// The navigation repeated inside itself, 8 deep, would be N⁸ entries on every page: refused
+    /// at its line before anything runs.
+    @Test func aTemplateThatRepeatsAListInsideItselfIsRefused() throws {
+        let root = temporaryFolder("nested-each")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let course = root.appendingPathComponent("course")
+        try FileManager.default.createDirectory(at: course.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        try #"{ "title": "T", "language": "en", "templates": "templates" }"#
+            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        try "# A\n\nText.\n".write(to: course.appendingPathComponent("01-a.md"), atomically: true, encoding: .utf8)
+        let nested = String(repeating: "{{#each nav}}\n", count: 8) + String(repeating: "{{/each}}", count: 8) + "\n{{content}}\n"
+        try nested.write(to: course.appendingPathComponent("templates/layout.html"), atomically: true, encoding: .utf8)
+        try "{{lesson.body}}\n".write(to: course.appendingPathComponent("templates/lesson.html"), atomically: true, encoding: .utf8)
+        let result = try coursebook(["build", "course", "--out", "site", "--no-cache"], in: root)
+        #expect(result.status == 3, "\(result)")
+        #expect(result.standardError == "course/templates/layout.html:2:1: error: '{{#each nav}}' inside the '{{#each}}' of line 1, which already repeats that list: the page would hold it once for every item of it\n")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("site").path))
+    }
+
     @Test func aTemplatesFolderOverridesWhatItHolds() throws {
         let root = temporaryFolder("custom")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -110,6 +193,23 @@ struct BuildCommandTests {
         let page = try String(contentsOf: out.appendingPathComponent("01-lektion.html"), encoding: .utf8)
         #expect(page.contains("<html lang=\"de\">"))
         #expect(page.contains("Skip to content"))
+    }
+
+    /// A course in a language without built-in words draws a warning from the prepare step;
+    /// under --strict it is an error, and nothing is written.
+    @Test func strictStopsABuildOnTheLanguageWarning() throws {
+        let root = temporaryFolder("strict-language")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("site")
+        let result = try build("custom-templates", out: out, ["--strict"])
+        #expect(result.status == 1)
+        #expect(result.standardError == """
+            custom-templates/course.json: error: no built-in words for language 'de'; pages use English for the words the tool adds
+            coursebook build: the check failed; \(out.path) was not written
+
+            """)
+        #expect(result.standardOutput == "compiled 0 scenarios, 0 from the cache\n1 error, 0 warnings\n0 passed, 0 failed\n")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
     @Test func outIsRequired() throws {

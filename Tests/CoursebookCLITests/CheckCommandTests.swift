@@ -120,11 +120,11 @@ import Testing
 
             """),
         ("illustration-syntax", [], 0, """
-            illustration-syntax/01-lesson.md:6:17: warning: illustration is not valid Swift: expected ')' to end function call
+            illustration-syntax/01-lesson.md:6:20: warning: illustration is not valid Swift: expected ')' to end function call
 
             """),
         ("illustration-syntax", ["--strict"], 1, """
-            illustration-syntax/01-lesson.md:6:17: error: illustration is not valid Swift: expected ')' to end function call
+            illustration-syntax/01-lesson.md:6:20: error: illustration is not valid Swift: expected ')' to end function call
 
             """),
         ("compile-error", [], 1, """
@@ -176,8 +176,26 @@ import Testing
         let result = try check(fixture, extra)
         #expect(result.status == status, "\(result)")
         #expect(result.standardError == standardError)
-        if status != 2 { #expect(result.standardOutput.hasSuffix(" failed\n") || result.standardOutput.contains(" failed, ")) }
+        // The tally, exactly: a lesson-rule error fails the check with no scenario failed.
+        let key = ([fixture] + extra).joined(separator: " ")
+        if status == 2 {
+            #expect(result.standardOutput == "")
+        } else {
+            let tally = try #require(Self.tallies[key], "no tally for \(key)")
+            #expect(result.standardOutput.hasSuffix("\n" + tally + "\n"), "\(result.standardOutput)")
+        }
     }
+
+    static let tallies = [
+        "missing-output": "0 passed, 1 failed", "orphan-output": "1 passed, 0 failed",
+        "core-drift": "0 passed, 0 failed", "limit-note-gap": "0 passed, 0 failed",
+        "limit-note-repeat": "0 passed, 0 failed", "limit-note-order": "0 passed, 0 failed",
+        "missing-title": "0 passed, 0 failed", "section-without-note": "2 passed, 0 failed",
+        "section-without-note --strict": "2 passed, 0 failed", "illustration-syntax": "0 passed, 0 failed",
+        "illustration-syntax --strict": "0 passed, 0 failed", "compile-error": "1 passed, 1 failed",
+        "missing-brace": "2 passed, 1 failed", "crash": "1 passed, 1 failed",
+        "timeout --timeout 1": "1 passed, 1 failed", "crlf": "1 passed, 0 failed",
+    ]
 
     @Test func countsOfTheFaults() throws {
         #expect(try check("compile-error").standardOutput
@@ -229,6 +247,102 @@ import Testing
         #expect(String(decoding: try Data(contentsOf: lesson), as: UTF8.self) == expected)
     }
 
+    /// A block `--update` cannot place (a scenario whose fence is never closed) is an
+    /// `update-failed` error at the scenario, and the lesson stays as it was.
+    @Test func anUpdateThatCannotBePlacedFailsAtTheScenario() throws {
+        let root = temporaryFolder("update-failed")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let course = root.appendingPathComponent("course")
+        try FileManager.default.createDirectory(at: course, withIntermediateDirectories: true)
+        try #"{ "title": "T", "language": "en", "limitNotes": "optional" }"#
+            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        let text = "# A\n\n```swift scenario\nprint(\"hi\")\n"
+        try text.write(to: course.appendingPathComponent("01-a.md"), atomically: true, encoding: .utf8)
+        let result = try coursebook(["check", "course", "--update", "--no-cache"], in: root)
+        #expect(result == CommandResult(status: 1, standardOutput: """
+            compiled 1 scenario (1 swiftc run), cache not used
+            1 error, 0 warnings
+            0 passed, 1 failed
+
+            """, standardError: "course/01-a.md:3:1: error: cannot update: the scenario's code block is not closed\n"))
+        #expect(try String(contentsOf: course.appendingPathComponent("01-a.md"), encoding: .utf8) == text)
+    }
+
+    /// Output a Markdown block cannot hold (NUL, a carriage return alone) is an error that names
+    /// the byte and its line, never an update that changes the lesson on every run; CRLF is a
+    /// line end, as in the lesson: updated once, then equal.
+    @Test func outputALessonCannotHoldIsAnErrorAndCRLFConverges() throws {
+        let root = temporaryFolder("unholdable")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let course = root.appendingPathComponent("course")
+        try FileManager.default.createDirectory(at: course, withIntermediateDirectories: true)
+        try #"{ "title": "T", "language": "en", "limitNotes": "optional" }"#
+            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        let text = #"""
+            # A
+
+            ```swift scenario
+            print("a\0b")
+            ```
+
+            ```swift scenario
+            print("one")
+            print("two\rthree")
+            ```
+
+            ```swift scenario
+            print("x\r\ny")
+            print("z")
+            ```
+
+            """#
+        try text.write(to: course.appendingPathComponent("01-a.md"), atomically: true, encoding: .utf8)
+        let errors = """
+            course/01-a.md:3:1: error: scenario has no 'output' block; add one after it (or run 'coursebook check --update')
+            course/01-a.md:3:1: error: scenario printed a NUL byte (\\0) on line 1 of its output, which an 'output' block cannot hold (Markdown reads it as U+FFFD); print it some other way, such as escaped
+            course/01-a.md:7:1: error: scenario has no 'output' block; add one after it (or run 'coursebook check --update')
+            course/01-a.md:7:1: error: scenario printed a carriage return (\\r) without a line feed on line 2 of its output, which an 'output' block cannot hold (Markdown reads it as a line end); print it some other way, such as escaped
+
+            """
+        let first = try coursebook(["check", "course", "--update", "--no-cache"], in: root)
+        #expect(first == CommandResult(status: 1, standardOutput: """
+            course/01-a.md:17: inserted an output block for the scenario at line 12
+            compiled 3 scenarios (1 swiftc run), cache not used
+            4 errors, 0 warnings
+            1 passed, 2 failed
+
+            """, standardError: errors))
+        #expect(try String(contentsOf: course.appendingPathComponent("01-a.md"), encoding: .utf8)
+                == text.replacingOccurrences(of: "print(\"z\")\n```\n", with: "print(\"z\")\n```\n\n```output\nx\ny\nz\n```\n"))
+        let second = try coursebook(["check", "course", "--update", "--no-cache"], in: root)
+        #expect(second.standardOutput == "compiled 3 scenarios (1 swiftc run), cache not used\n4 errors, 0 warnings\n1 passed, 2 failed\n")
+        #expect(second.standardError == errors)
+    }
+
+    /// A `--cache-dir` that cannot hold the cache is a wrong command line, not a run that
+    /// silently keeps nothing.
+    @Test func aCacheFolderThatIsAFileIsRefused() throws {
+        let root = temporaryFolder("cache-file")
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = FileManager.default.createFile(atPath: root.appendingPathComponent("cache").path, contents: Data())
+        let file = try coursebook(["check", fixtures.appendingPathComponent("passing").path, "--cache-dir", "cache"], in: root)
+        #expect(file == CommandResult(status: 64, standardOutput: "",
+                                      standardError: "coursebook check: --cache-dir cache: this is a file; the cache needs a folder\n"))
+        let below = try coursebook(["build", fixtures.appendingPathComponent("passing").path, "--out", "site", "--cache-dir", "cache/results"], in: root)
+        #expect(below == CommandResult(status: 64, standardOutput: "",
+                                       standardError: "coursebook build: --cache-dir cache/results: cannot make the folder: cache is a file\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["cache"])
+    }
+
+    /// No compiler: exit status 5, with what to do about it, before anything runs.
+    @Test func noSwiftCompilerIsExitStatusFive() throws {
+        let result = try coursebook(["check", "passing", "--no-cache"], environment: ["COURSEBOOK_SWIFTC": "/nowhere/swiftc"])
+        #expect(result == CommandResult(status: 5, standardOutput: "", standardError: """
+            coursebook check: cannot find '/nowhere/swiftc' on PATH: scenarios need the Swift toolchain (set COURSEBOOK_SWIFTC to choose a compiler)
+
+            """))
+    }
+
     @Test func theDefaultCourseFolderIsLessons() throws {
         let root = temporaryFolder("default")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -244,6 +358,9 @@ struct CommandLineTests {
         (["check", "a", "b"], "coursebook check: unexpected argument 'b'\nsee 'coursebook check --help'\n"),
         (["check", "--timeout"], "coursebook check: '--timeout' needs a value\nsee 'coursebook check --help'\n"),
         (["check", "passing", "--timeout", "soon"], "coursebook check: '--timeout' needs a number of seconds greater than 0, not 'soon'\nsee 'coursebook check --help'\n"),
+        (["check", "passing", "--timeout", "0.0001"], "coursebook check: '--timeout' needs at least 0.001 seconds (1 ms), not '0.0001'\nsee 'coursebook check --help'\n"),
+        (["check", "passing", "--cache-dir", ""], "coursebook check: '--cache-dir' needs a folder, not an empty name\nsee 'coursebook check --help'\n"),
+        (["build", "passing", "--out", "site", "--cache-dir="], "coursebook build: '--cache-dir' needs a folder, not an empty name\nsee 'coursebook build --help'\n"),
         (["check", "--strict=yes"], "coursebook check: '--strict' takes no value\nsee 'coursebook check --help'\n"),
         (["help", "nothing"], "coursebook help: no command 'nothing' (commands: check, build)\n"),
     ])

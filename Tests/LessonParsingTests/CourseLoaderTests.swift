@@ -99,6 +99,48 @@ struct CourseLoaderTests {
         #expect(found?.location?.line == 2)
     }
 
+    /// A core that is there but is no Swift file says what it is, not that it is missing.
+    @Test func aCoreThatIsAFolderOrADeviceSaysSo() throws {
+        let folder = makeCourse(["course.json": Array("{ \"title\": \"T\", \"language\": \"en\",\n  \"core\": [\"Core\"] }".utf8),
+                                 "Core/inside.swift": [], "01-a.md": Array("# A\n".utf8)])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(throws: CourseReadError("core file 'Core' is a folder, not a Swift file (\(folder.path)/Core)",
+                                        file: folder.path + "/course.json", line: 2)) {
+            try CourseLoader.load(folder: folder.path)
+        }
+        try Data(#"{ "title": "T", "language": "en", "core": ["/dev/null"] }"#.utf8).write(to: folder.appendingPathComponent("course.json"))
+        #expect(throws: CourseReadError("core file '/dev/null' is not a regular file but a device, pipe or socket (/dev/null)",
+                                        file: folder.path + "/course.json", line: 1)) {
+            try CourseLoader.load(folder: folder.path)
+        }
+    }
+
+    /// `X` and `./X` are one file: compiled twice it would fail every scenario.
+    @Test(arguments: [
+        ("{ \"title\": \"T\", \"language\": \"en\", \"core\": [\n  \"Core.swift\",\n  \"./Core.swift\"\n] }", 3,
+         "core file './Core.swift' is listed twice: 'Core.swift' is the same file; list it once"),
+        ("{ \"title\": \"T\", \"language\": \"en\", \"core\": [\n  \"Core.swift\",\n  \"Core.swift\"\n] }", 3,
+         "core file 'Core.swift' is listed twice: 'Core.swift' is the same file; list it once"),
+        ("{ \"title\": \"T\", \"language\": \"en\", \"core\": [\n  \"Core.swift\",\n  \"more/Core.swift\"\n] }", 3,
+         "core file 'more/Core.swift' has the same file name as 'Core.swift'; the compiler needs core files with different names"),
+    ])
+    func aCoreListedTwiceIsAnErrorAtItsLine(json: String, line: Int, message: String) {
+        let found = loadError(["course.json": Array(json.utf8), "Core.swift": [], "more/Core.swift": [], "01-a.md": Array("# A\n".utf8)])
+        #expect(found?.summary == message)
+        #expect(found?.location == SourceLocation(file: "C/course.json", line: line))
+    }
+
+    /// JSON keeps the last of two equal keys; course.json names the second.
+    @Test func aKeyGivenTwiceIsAnErrorAtItsLine() {
+        let found = loadError(["course.json": Array("{\n  \"title\": \"A\",\n  \"language\": \"en\",\n  \"title\": \"B\"\n}".utf8),
+                               "01-a.md": Array("# A\n".utf8)])
+        #expect(found?.summary == "key 'title' is given twice (first at line 2); keep one")
+        #expect(found?.location == SourceLocation(file: "C/course.json", line: 4))
+        // Equal strings elsewhere are not keys.
+        #expect(CourseConfigReader.topLevelKeys(Array(#"{ "core": ["title", "a\"b"], "title": "core" }"#.utf8)).map(\.key)
+                == ["core", "title"])
+    }
+
     @Test func aLessonThatIsNotUTF8IsNamedWithItsLine() {
         let found = loadError(["course.json": config, "Core.swift": [],
                                "01-a.md": Array("# A\n\nok\nbad \u{00E7}".utf8).dropLast(1) + [0xE7, 0x0A]])

@@ -134,6 +134,39 @@ struct LessonAssemblyTests {
         #expect(read.mentions == [LimitNoteReference(number: 2, line: 7)])
     }
 
+    /// Raw HTML is a warning at its line and column that says what happens to it and what to
+    /// write instead.
+    @Test func rawHTMLIsAWarningThatSaysWhatToWrite() {
+        let (_, diagnostics) = lesson("# T\n\nHi <b onclick=\"x()\">there</b>.\n")
+        #expect(diagnostics == [
+            .warning(.rawHTML, "raw HTML is shown on the page as text, not passed through; write Markdown, or one of the allowed tags exactly (<kbd>, <sub>, <sup>, <br>, <mark>, <abbr title=\"...\">, <details>, <summary>)",
+                     at: SourceLocation(file: "lessons/01-test.md", line: 3, column: 4)),
+            .warning(.rawHTML, "raw HTML is shown on the page as text, not passed through; write Markdown, or one of the allowed tags exactly (<kbd>, <sub>, <sup>, <br>, <mark>, <abbr title=\"...\">, <details>, <summary>)",
+                     at: SourceLocation(file: "lessons/01-test.md", line: 3, column: 26)),
+        ])
+    }
+
+    /// A number too large to hold is never silently taken for no note at all.
+    @Test func aNoteNumberTooLargeIsAnErrorAndItsMentionAWarning() {
+        let (read, diagnostics) = lesson("""
+            # T
+
+            DR1. A note.
+
+            DR99999999999999999999. Meant as a note.
+
+            See DR99999999999999999999 and DR1.
+            """)
+        #expect(read.notes.map(\.number) == [1])
+        #expect(diagnostics.map(\.summary) == [
+            "'DR99999999999999999999.' starts a limitation note whose number is too large to hold; notes are numbered DR1, DR2 ... through the course",
+            "DR99999999999999999999 is mentioned, but its number is too large for any limitation note",
+        ])
+        #expect(diagnostics.map(\.severity) == [.error, .warning])
+        #expect(diagnostics.map { $0.location?.line } == [5, 7])
+        #expect(read.mentions == [LimitNoteReference(number: 1, line: 7)])
+    }
+
     @Test(arguments: [
         ("DR10. Text", LimitNoteLabel.note(number: 10, body: "Text")),
         ("DR1.", .note(number: 1, body: "")),
@@ -142,6 +175,7 @@ struct LessonAssemblyTests {
         ("DR3.5 is a version", .none),
         ("DRX. no", .none),
         ("Not DR1.", .none),
+        ("DR99999999999999999999. Too large", .numberTooLarge(label: "DR99999999999999999999")),
     ])
     func noteLabels(text: String, expected: LimitNoteLabel) {
         #expect(LimitNoteLabel.parse(text) == expected)
