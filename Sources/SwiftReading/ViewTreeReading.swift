@@ -6,7 +6,8 @@ internal import SwiftSyntax
 /// `ViewTree(nodes:storage:)` call whose views are `ViewNode(...)` calls and whose storage is a
 /// dictionary literal, all with literal arguments, is a tree written out; any other is not,
 /// with the reason. A string may also be named by a `let` bound once in the scenario to a
-/// plain string literal (`let key = "session.objectWillChange"`).
+/// plain string literal (`let key = "session.objectWillChange"`), and the nodes or the storage
+/// by one bound once to their literal (`let storage: [String: Storage] = [...]`).
 enum ViewTreeReading {
     static func of(_ file: SourceFileSyntax) -> ScenarioTrees {
         let constants = StringConstants(file)
@@ -40,7 +41,7 @@ enum ViewTreeReading {
               arguments[0].label?.text == "nodes", arguments[1].label?.text == "storage" else {
             return .failure(Unwritten("it is not called as ViewTree(nodes: [...], storage: [...])"))
         }
-        guard let array = arguments[0].expression.as(ArrayExprSyntax.self) else {
+        guard let array = constants.literal(arguments[0].expression, as: ArrayExprSyntax.self) else {
             return .failure(Unwritten("its nodes are not an array literal"))
         }
         var views: [WrittenView] = []
@@ -51,7 +52,7 @@ enum ViewTreeReading {
             }
         }
         let storageExpression = arguments[1].expression
-        guard let dictionary = storageExpression.as(DictionaryExprSyntax.self) else {
+        guard let dictionary = constants.literal(storageExpression, as: DictionaryExprSyntax.self) else {
             return .failure(Unwritten("its storage is not a dictionary literal"))
         }
         var storage: [(key: String, storage: KeyStorage)] = []
@@ -149,18 +150,28 @@ private final class TreeCallFinder: SyntaxVisitor {
     }
 }
 
-/// The names a scenario binds once, with `let`, to a plain string literal: what a written tree
-/// may use in place of the literal. A name declared anywhere else too (a parameter, another
-/// variable) is not one, since which declaration a use means would take a compiler to say.
+/// The names a scenario binds once, with `let`, to a plain string literal, or to an array or
+/// dictionary literal: what a written tree may use in place of the literal. A name declared
+/// anywhere else too (a parameter, another variable) is not one, since which declaration a use
+/// means would take a compiler to say.
 private struct StringConstants {
     private var values: [String: String] = [:]
+    private var collections: [String: ExprSyntax] = [:]
 
     init(_ file: SourceFileSyntax) {
         let collector = DeclarationCollector(viewMode: .sourceAccurate)
         collector.walk(file)
         for (name, count) in collector.counts where count == 1 {
             if let value = collector.literals[name] { values[name] = value }
+            if let literal = collector.collections[name] { collections[name] = literal }
         }
+    }
+
+    /// An array or dictionary literal, written in place or named by a constant.
+    func literal<Literal: ExprSyntaxProtocol>(_ expression: ExprSyntax, as kind: Literal.Type) -> Literal? {
+        if let literal = expression.as(kind) { return literal }
+        guard let reference = expression.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil else { return nil }
+        return collections[reference.baseName.text]?.as(kind)
     }
 
     /// The string an expression stands for: a string literal without interpolation, or the
@@ -180,19 +191,22 @@ private struct StringConstants {
 private final class DeclarationCollector: SyntaxVisitor {
     var counts: [String: Int] = [:]
     var literals: [String: String] = [:]
+    var collections: [String: ExprSyntax] = [:]
 
     override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
         let name = node.identifier.text
         counts[name, default: 0] += 1
-        if let binding = node.parent?.as(PatternBindingSyntax.self),
-           binding.typeAnnotation == nil || binding.typeAnnotation?.type.trimmedDescription == "String",
-           binding.accessorBlock == nil,
-           let declaration = binding.parent?.parent?.as(VariableDeclSyntax.self),
-           declaration.bindingSpecifier.tokenKind == .keyword(.let),
-           let literal = binding.initializer?.value.as(StringLiteralExprSyntax.self),
+        guard let binding = node.parent?.as(PatternBindingSyntax.self), binding.accessorBlock == nil,
+              let declaration = binding.parent?.parent?.as(VariableDeclSyntax.self),
+              declaration.bindingSpecifier.tokenKind == .keyword(.let),
+              let value = binding.initializer?.value else { return .visitChildren }
+        if binding.typeAnnotation == nil || binding.typeAnnotation?.type.trimmedDescription == "String",
+           let literal = value.as(StringLiteralExprSyntax.self),
            literal.segments.allSatisfy({ $0.is(StringSegmentSyntax.self) }),
-           let value = literal.representedLiteralValue {
-            literals[name] = value
+           let text = literal.representedLiteralValue {
+            literals[name] = text
+        } else if value.is(ArrayExprSyntax.self) || value.is(DictionaryExprSyntax.self) {
+            collections[name] = value
         }
         return .visitChildren
     }

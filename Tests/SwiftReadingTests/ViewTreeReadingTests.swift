@@ -58,6 +58,27 @@ struct ViewTreeReadingTests {
         #expect(read.written[1].storage.map(\.key) == ["session.objectWillChange"])
     }
 
+    /// The nodes and the storage may be named by a `let` bound once to their literal.
+    @Test func nodesAndStorageMayBeNamedConstants() {
+        let code = """
+            let storage: [String: Storage] = [
+                "count": .state(owner: "App"),
+            ]
+            let views = [ViewNode("App", parent: nil, reads: ["count"])]
+            let screen = ViewTree(nodes: views, storage: storage)
+
+            """
+        let read = trees(code)
+        #expect(read.unwritten.isEmpty)
+        #expect(read.written.map(\.views) == [[WrittenView("App", parent: nil, reads: ["count"])]])
+        #expect(read.written.first?.storage.map(\.key) == ["count"])
+        // A variable could change before the tree is made; a name bound twice could be either.
+        #expect(trees("var storage: [String: Storage] = [:]\nlet t = ViewTree(nodes: [], storage: storage)\n").unwritten.map(\.reason)
+            == ["its storage is not a dictionary literal"])
+        #expect(trees("let views = [ViewNode(\"A\", parent: nil, reads: [])]\nfunc f(views: [ViewNode]) -> ViewTree { ViewTree(nodes: views, storage: [:]) }\n")
+            .unwritten.map(\.reason) == ["its nodes are not an array literal"])
+    }
+
     /// A tree whose views or storage are made when the scenario runs is not guessed at: it is
     /// named, with the reason, and no tree is made of it.
     @Test(arguments: [
