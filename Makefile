@@ -80,11 +80,12 @@ test: deps
 	$(SWIFT) test
 	@$(MAKE) --no-print-directory screenshots BIN=$(DEBUG)
 
-# Records the golden pages of Tests/Fixtures/{site,markdown} anew into Tests/Golden/ (the
-# recording run fails by design: it compared nothing), then compares; review the diff.
+# Records the golden pages of Tests/Fixtures/{site,markdown} and the golden change diagrams anew
+# into Tests/Golden/ (the recording run fails by design: it compared nothing), then compares;
+# review the diff.
 golden: deps
-	-COURSEBOOK_RECORD_GOLDEN=1 $(SWIFT) test --filter SitePagesTests.pagesMatchTheGoldenFiles
-	$(SWIFT) test --filter SitePagesTests
+	-COURSEBOOK_RECORD_GOLDEN=1 $(SWIFT) test --filter "SitePagesTests.pagesMatchTheGoldenFiles|ChangeDiagramDrawingTests.picturesMatchTheGoldenFiles"
+	$(SWIFT) test --filter "SitePagesTests|ChangeDiagramDrawingTests"
 
 # Generates the bench corpora (100 and 1000 lessons, ../shared/bench/gen-course.py) and times
 # coursebook on them against one batched swiftc run, one compile per scenario and hugo.

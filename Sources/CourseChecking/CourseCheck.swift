@@ -85,6 +85,15 @@ package enum CourseCheck {
                 }
                 let verdict = evaluate(scenario, outcome: outcome, in: lesson, update: options.update)
                 diagnostics += verdict.findings
+                var diagrams: [ChangeDiagram] = []
+                if verdict.status == .passed, course.config.diagrams == .on, scenario.drawsDiagrams,
+                   let output = outcome.completedOutput {
+                    let drawn = ChangeDiagramRules.diagrams(for: scenario, output: output,
+                                                            trees: facts[lessonIndex, scenario.block.id]?.trees ?? .none,
+                                                            in: lesson)
+                    diagrams = drawn.diagrams
+                    diagnostics += drawn.findings
+                }
                 if let edit = verdict.edit {
                     edits[lessonIndex, default: []].append(edit)
                     if case .insertOutput = edit.kind {
@@ -93,8 +102,8 @@ package enum CourseCheck {
                 }
                 results.append(ScenarioResult(lessonIndex: lessonIndex, scenario: scenario,
                                               status: verdict.status, outcome: outcome,
-                                              findings: options.strict ? verdict.findings.map(\.asError) : verdict.findings,
-                                              duration: durations[place]))
+                                              findings: options.strict ? verdict.findings.map { $0.severity == .warning ? $0.asError : $0 } : verdict.findings,
+                                              duration: durations[place], diagrams: diagrams))
             }
         }
 

@@ -1,13 +1,12 @@
 import Foundation
-import Synchronization
 
 /// What an interrupted run (SIGINT, SIGTERM, SIGHUP) must not leave behind or cut in half: the
 /// temporary folders it made, and the steps that move files into place.
 package enum Interruption {
     /// Temporary folders in use, removed if the run is stopped.
-    private static let folders = Mutex<Set<String>>([])
+    private static let folders = Locked<Set<String>>([])
     /// Held while files move into place (a site's swap), and by a stopping run until it exits.
-    private static let moving = Mutex<Void>(())
+    private static let moving = Locked<Void>(())
 
     /// `folder` is scratch: remove it if the run is stopped before `release(folder)`.
     package static func hold(_ folder: String) {

@@ -15,15 +15,19 @@ package struct ScenarioResult: Sendable {
     /// How long its program ran (its share of a compile is not counted); nil when it did not
     /// run here (from the cache, skipped, not compiled).
     package var duration: Duration?
+    /// One diagram per change line of its verified output, in output order; empty when it
+    /// printed none, its tree is not written out, or diagrams are turned off.
+    package var diagrams: [ChangeDiagram]
 
     package init(lessonIndex: Int, scenario: Scenario, status: Status, outcome: ScenarioOutcome?,
-                 findings: [Diagnostic] = [], duration: Duration? = nil) {
+                 findings: [Diagnostic] = [], duration: Duration? = nil, diagrams: [ChangeDiagram] = []) {
         self.lessonIndex = lessonIndex
         self.scenario = scenario
         self.status = status
         self.outcome = outcome
         self.findings = findings
         self.duration = duration
+        self.diagrams = diagrams
     }
 
     /// Whether its output came from the cache instead of a run.
@@ -124,6 +128,7 @@ package struct CheckReport: Sendable {
     package var skipped: Int { results.filter { $0.status == .skipped }.count }
     package var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
     package var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
+    package var noteCount: Int { diagnostics.filter { $0.severity == .note }.count }
     /// Nothing failed and nothing is wrong with the lessons.
     package var succeeded: Bool { failed == 0 && errorCount == 0 }
 

@@ -40,10 +40,12 @@ package struct CourseConfig: Sendable, Equatable {
     package var typography: Typography
     /// Whether every measured section must state or cite a limitation note.
     package var limitNotes: LimitNotePolicy
+    /// Whether scenarios get change diagrams.
+    package var diagrams: DiagramPolicy
 
     package init(title: String, language: String, core: [String], description: String? = nil,
                  templates: String? = nil, typography: Typography = .plain,
-                 limitNotes: LimitNotePolicy = .required) {
+                 limitNotes: LimitNotePolicy = .required, diagrams: DiagramPolicy = .on) {
         self.title = title
         self.language = language
         self.core = core
@@ -51,7 +53,17 @@ package struct CourseConfig: Sendable, Equatable {
         self.templates = templates
         self.typography = typography
         self.limitNotes = limitNotes
+        self.diagrams = diagrams
     }
+}
+
+/// `course.json`'s `"diagrams"`: whether each change line of a scenario's output is drawn as
+/// the scenario's view tree, coloured by what recomputed and why.
+package enum DiagramPolicy: String, Sendable, Equatable, CaseIterable {
+    /// Every scenario that prints change lines gets its diagrams (the default).
+    case on
+    /// No scenario does, and their trees are not read for them.
+    case off
 }
 
 /// `course.json`'s `"limitNotes"`: whether a `##` section that runs a scenario must say what

@@ -2,11 +2,14 @@
 /// One writer (`DiagnosticFormatter`) turns these into `file:line:column: error: ...` lines.
 package struct Diagnostic: Error, Sendable, Equatable {
     package enum Severity: String, Sendable, Comparable {
+        /// Informational: says what the tool left out and why; never fails a check, not even
+        /// with `--strict`.
+        case note
         case warning, error
 
-        package static func < (lhs: Severity, rhs: Severity) -> Bool {
-            lhs == .warning && rhs == .error
-        }
+        private var rank: Int { self == .note ? 0 : self == .warning ? 1 : 2 }
+
+        package static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
     }
 
     /// A secondary place that explains the finding (`note:` lines).
@@ -47,6 +50,11 @@ package struct Diagnostic: Error, Sendable, Equatable {
     package static func warning(_ id: DiagnosticID, _ summary: String, at location: SourceLocation?,
                                 notes: [Note] = [], attachment: String? = nil) -> Diagnostic {
         Diagnostic(.warning, id, summary, at: location, notes: notes, attachment: attachment)
+    }
+
+    package static func note(_ id: DiagnosticID, _ summary: String, at location: SourceLocation?,
+                             notes: [Note] = [], attachment: String? = nil) -> Diagnostic {
+        Diagnostic(.note, id, summary, at: location, notes: notes, attachment: attachment)
     }
 
     /// The same finding as an error: what `--strict` does to warnings.
@@ -93,6 +101,10 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case coreListingAmbiguous = "core-listing-ambiguous"
     case coreListingUnknown = "core-listing-unknown"
     case illustrationSyntax = "illustration-syntax"
+    // Change diagrams.
+    case diagramTreeUnwritten = "diagram-tree-unwritten"
+    case diagramTreeDisagrees = "diagram-tree-disagrees"
+    case noDiagramWithoutScenario = "no-diagram-without-scenario"
     // Limitation notes.
     case limitNoteGap = "limit-note-gap"
     case limitNoteOrder = "limit-note-order"

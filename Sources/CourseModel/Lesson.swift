@@ -200,6 +200,11 @@ package struct Scenario: Sendable, Equatable {
     package var code: String { block.code }
     package var line: Int { block.line }
 
+    /// The block's `no-diagram` attribute turns its change diagrams off.
+    package static let noDiagramAttribute = "no-diagram"
+    /// Whether the author lets the site draw this scenario's change diagrams.
+    package var drawsDiagrams: Bool { !block.attributes.contains(Self.noDiagramAttribute) }
+
     /// The text after `// main.swift — ` on the scenario's first line, when it has one.
     package var caption: String? {
         guard let first = code.split(separator: "\n", omittingEmptySubsequences: false).first,

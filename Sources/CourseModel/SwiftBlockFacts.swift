@@ -10,11 +10,14 @@ package struct SwiftBlockFacts: Sendable, Equatable {
     /// The code as HTML with a `<span class="tok-...">` around each classified token; nil when
     /// the block was read for a check only and has not been highlighted yet.
     package var highlighted: String?
+    /// The view trees the block builds, as written (what a change diagram is drawn from).
+    package var trees: ScenarioTrees
 
-    package init(findings: [SyntaxFinding], shape: ScenarioShape, highlighted: String?) {
+    package init(findings: [SyntaxFinding], shape: ScenarioShape, highlighted: String?, trees: ScenarioTrees = .none) {
         self.findings = findings
         self.shape = shape
         self.highlighted = highlighted
+        self.trees = trees
     }
 }
 

@@ -7,6 +7,8 @@ package final class WorkCounts: Sendable {
     package let markdownParses = Atomic<Int>(0)
     /// SwiftParser parses of a Swift block.
     package let swiftParses = Atomic<Int>(0)
+    /// Scenarios whose change diagrams were drawn anew (not found in the store).
+    package let diagramsDrawn = Atomic<Int>(0)
 
     package init() {}
 }

@@ -150,7 +150,7 @@ package struct Pipeline: Sendable {
         let loaded = try load(options.shared.course)
         let site = try prepare(loaded.course, out: validatingDestination ? options.out : nil,
                                cacheFolder: Self.cacheFolder(options.shared, course: loaded.course))
-        let (checked, facts) = try check(loaded, findings: site.findings, options: options.shared,
+        var (checked, facts) = try check(loaded, findings: site.findings, options: options.shared,
                                          update: false, forSite: true)
         try writeReports(checked, of: loaded.course, to: options.shared.reports)
         guard checked.report.succeeded else {
@@ -160,8 +160,14 @@ package struct Pipeline: Sendable {
         }
         var course = loaded.course
         course.linkedFiles = site.linkedFiles
+        let counts = self.counts
+        let drawer = DiagramDrawer(storeFolder: Self.cacheFolder(options.shared, course: course), toolVersion: CoursebookVersion.current,
+                                   onDraw: { counts.diagramsDrawn.add(1, ordering: .relaxed) })
+        let diagrams = drawer.draw(checked.report, words: site.words.diagram, lessons: course.lessons.count)
+        checked.report.cacheRefusals += drawer.refusedEntries
         return (checked, SiteInput(course: course, documents: loaded.documents, report: checked.report,
-                                   facts: facts, templates: site.templates, words: site.words, search: search))
+                                   facts: facts, templates: site.templates, words: site.words, search: search,
+                                   diagrams: diagrams))
     }
 
     // MARK: load
@@ -406,7 +412,7 @@ package struct Pipeline: Sendable {
         SwiftBlockFacts(
             findings: reading.problems.map { SyntaxFinding(line: $0.line, column: $0.column, message: $0.message) },
             shape: ScenarioShape(needsOwnProgram: reading.needsOwnProgram, hasMainAttribute: reading.hasMainAttribute),
-            highlighted: reading.highlighted)
+            highlighted: reading.highlighted, trees: reading.trees)
     }
 
     /// Where the compiler's version is remembered (by its path, size and modification time)

@@ -1,13 +1,19 @@
 import CourseModel
 
 /// Findings as GitHub Actions workflow commands (`--format github`, chosen by itself when
-/// `GITHUB_ACTIONS=true`): `::error file=…,line=…,col=…,title=…::message`, which GitHub shows
+/// `GITHUB_ACTIONS=true`): `::error file=…,line=…,col=…,title=…::message` (`::warning`,
+/// `::notice` for a note), which GitHub shows
 /// on the lines of the pull request. Each finding is one line: its notes and diff go into the
 /// message with encoded line ends, so nothing a lesson or a scenario printed can start a
 /// command of its own in the log.
 package enum GitHubAnnotations {
     package static func annotation(_ diagnostic: Diagnostic) -> String {
-        let command = diagnostic.severity == .error ? "error" : "warning"
+        let command: String
+        switch diagnostic.severity {
+        case .error: command = "error"
+        case .warning: command = "warning"
+        case .note: command = "notice"
+        }
         var properties: [String] = []
         if let location = diagnostic.location {
             properties.append("file=" + property(location.file))

@@ -46,6 +46,8 @@ package struct ReportDocument: Codable, Sendable, Equatable {
         package var skipped: Int
         package var errors: Int
         package var warnings: Int
+        /// Findings that only inform (what was left out, such as a scenario's diagrams).
+        package var notes: Int
         /// Scenarios compiled by this run, taken from the cache, and `swiftc` runs.
         package var compiled: Int
         package var cached: Int
@@ -80,7 +82,7 @@ package struct ReportDocument: Codable, Sendable, Equatable {
         /// 0 when the finding is about the whole file.
         package var line: Int?
         package var column: Int?
-        /// `error` or `warning`.
+        /// `error`, `warning` or `note`.
         package var severity: String
         /// The stable name of its kind (`output-mismatch` ...).
         package var id: String
@@ -111,7 +113,7 @@ extension ReportDocument {
         scope = Scope(lessons: report.scope.lessons.map { _ in report.scope.lessonPaths }, shard: report.scope.shard)
         succeeded = report.succeeded
         summary = Summary(passed: report.passed, failed: report.failed, skipped: report.skipped,
-                          errors: report.errorCount, warnings: report.warningCount,
+                          errors: report.errorCount, warnings: report.warningCount, notes: report.noteCount,
                           compiled: report.compiledCount, cached: report.cachedCount,
                           compilerRuns: report.compilerRuns)
         scenarios = report.results.map { result in

@@ -71,6 +71,7 @@ package enum ReportMerge {
             passed: tally("passed"), failed: tally("failed"), skipped: tally("skipped"),
             errors: findings.filter { $0.severity == "error" }.count,
             warnings: findings.filter { $0.severity == "warning" }.count,
+            notes: findings.filter { $0.severity == "note" }.count,
             compiled: ordered.reduce(0) { $0 + $1.summary.compiled },
             cached: ordered.reduce(0) { $0 + $1.summary.cached },
             compilerRuns: ordered.reduce(0) { $0 + $1.summary.compilerRuns })

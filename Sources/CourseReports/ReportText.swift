@@ -16,9 +16,11 @@ package enum ReportText {
                    cacheUsed: cacheUsed)
     }
 
-    /// `1 error, 2 warnings`, or nil when there are none.
-    package static func findingCounts(errors: Int, warnings: Int) -> String? {
-        errors == 0 && warnings == 0 ? nil : counted(errors, "error") + ", " + counted(warnings, "warning")
+    /// `1 error, 2 warnings` (`, 1 note` when there are notes), or nil when there is nothing.
+    /// Notes (what was left out, such as a scenario's diagrams) are counted, never failed on.
+    package static func findingCounts(errors: Int, warnings: Int, notes: Int = 0) -> String? {
+        guard errors > 0 || warnings > 0 || notes > 0 else { return nil }
+        return counted(errors, "error") + ", " + counted(warnings, "warning") + (notes > 0 ? ", " + counted(notes, "note") : "")
     }
 
     /// A check's findings and its closing lines as plain text (no colour): what the preview
@@ -28,7 +30,9 @@ package enum ReportText {
         var lines = report.diagnostics.map(formatter.format)
         if !lines.isEmpty { lines.append("") }
         lines.append(statistics(report, cacheUsed: cacheUsed))
-        if let counts = findingCounts(errors: report.errorCount, warnings: report.warningCount) { lines.append(counts) }
+        if let counts = findingCounts(errors: report.errorCount, warnings: report.warningCount, notes: report.noteCount) {
+            lines.append(counts)
+        }
         lines.append(report.summaryLine)
         return lines.joined(separator: "\n") + "\n"
     }

@@ -39,6 +39,8 @@ struct LessonBody {
         var results: [Int: ScenarioResult]
         /// A Swift block as highlighted HTML, from what the Swift parser learned of it.
         var highlighted: (CodeBlock) -> String
+        /// A scenario's change diagrams as HTML, by its block's identity (empty for none).
+        var diagrams: (Int) -> String = { _ in "" }
         /// The names of the course's core files.
         var coreFileNames: [String]
         /// Core files (by name) already listed in an earlier lesson: listed again collapsed.
@@ -170,7 +172,7 @@ struct LessonBody {
                 <pre><samp>\(outputLines(output.hasSuffix("\n") ? String(output.dropLast()) : output))</samp></pre>
                 </div>
 
-                """
+                """ + context.diagrams(scenario.block.id)
         }
         var html = """
             <div class="output unverified" data-pagefind-ignore>

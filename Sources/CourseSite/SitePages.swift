@@ -1,7 +1,7 @@
+import CourseFiles
 import CourseModel
 import Foundation
 import LessonParsing
-import Synchronization
 
 /// A file of the site: its path inside the site folder and its bytes.
 package struct SiteFile: Sendable, Equatable {
@@ -23,7 +23,7 @@ package protocol SiteSink: Sendable {
 
 /// A sink that keeps the files, in the order they are added.
 package final class CollectingSink: SiteSink {
-    private let collected = Mutex<[SiteFile]>([])
+    private let collected = Locked<[SiteFile]>([])
 
     package init() {}
 
@@ -48,9 +48,13 @@ package struct SiteInput: Sendable {
     /// Whether the site gets a search index (Pagefind is installed): only then do its pages
     /// offer a search field and a search page.
     package var search: Bool
+    /// The scenarios' change diagrams, drawn (or found in the store) before the pages; nil:
+    /// drawn with the pages, kept nowhere.
+    package var diagrams: DrawnDiagrams?
 
     package init(course: Course, documents: [LessonDocument], report: CheckReport,
-                 facts: CourseFacts, templates: TemplateSet, words: SiteWords, search: Bool = false) {
+                 facts: CourseFacts, templates: TemplateSet, words: SiteWords, search: Bool = false,
+                 diagrams: DrawnDiagrams? = nil) {
         self.course = course
         self.documents = documents
         self.report = report
@@ -58,6 +62,7 @@ package struct SiteInput: Sendable {
         self.templates = templates
         self.words = words
         self.search = search
+        self.diagrams = diagrams
     }
 }
 
@@ -100,6 +105,8 @@ package enum SitePages {
         let noteLesson = notesByLesson
         let coreNames = course.coreFiles.map(\.name)
         let facts = input.facts
+        let diagrams = input.diagrams
+            ?? DiagramDrawer(storeFolder: nil, toolVersion: CoursebookVersion.current).draw(report, words: words.diagram, lessons: course.lessons.count)
         // The search page's script only for a site that has a search page.
         let assets = SiteAssets(input.search ? templates.assets : templates.assets.filter { $0.key != "search.js" })
         let aboutNotesHref = "\(limitationsPage)#\(aboutNotesAnchor)"
@@ -125,6 +132,7 @@ package enum SitePages {
             let context = LessonBody.Context(
                 words: words, swiftVersion: swiftVersion, results: report.results(ofLesson: index),
                 highlighted: { block in facts[index, block.id]?.highlighted ?? escapeHTML(block.code) },
+                diagrams: { block in diagrams.html(lesson: index, block: block) },
                 coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
                 noteHref: { number in
                     guard let owner = noteLesson[number] else { return nil }

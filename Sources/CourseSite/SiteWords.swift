@@ -57,6 +57,8 @@ package struct SiteWords: Sendable {
     package var scenarioCount: @Sendable (Int) -> String
     package var noteCount: @Sendable (Int) -> String
     package var footer: @Sendable (String) -> String
+    /// What change diagrams say around their pictures.
+    package var diagram: DiagramWords
 
     /// The words for a BCP 47 tag; nil when none are built in for its language.
     package static func forLanguage(_ tag: String) -> SiteWords? {
@@ -110,7 +112,8 @@ package struct SiteWords: Sendable {
         verifiedWith: { "Swift \($0)" },
         scenarioCount: { "\($0) senaryo doğrulandı" },
         noteCount: { "\($0) ölçüm sınırı" },
-        footer: { "Bu sitedeki her çıktı, coursebook ile Swift \($0) üzerinde çalıştırılarak doğrulandı." })
+        footer: { "Bu sitedeki her çıktı, coursebook ile Swift \($0) üzerinde çalıştırılarak doğrulandı." },
+        diagram: .turkish)
 
     package static let english = SiteWords(
         contents: "Contents",
@@ -155,5 +158,81 @@ package struct SiteWords: Sendable {
         verifiedWith: { "Swift \($0)" },
         scenarioCount: { "\($0) scenario\($0 == 1 ? "" : "s") verified" },
         noteCount: { "\($0) limitation\($0 == 1 ? "" : "s")" },
-        footer: { "Every output on this site was verified by running it with Swift \($0) through coursebook." })
+        footer: { "Every output on this site was verified by running it with Swift \($0) through coursebook." },
+        diagram: .english)
+}
+
+/// The words of change diagrams: plain text with `{name}` places, so that they can be part of
+/// a diagram's cache key.
+package struct DiagramWords: Sendable, Equatable {
+    /// Above a scenario's diagrams: what the pictures show and how to read them.
+    package var title: String
+    /// `{label}: {key} changed` (the caption of one diagram, and the start of its text
+    /// alternative); the label and the key are set as code in the caption.
+    package var changed: String
+    /// Where the key lives: `{owner}`, `{object}` filled in.
+    package var stateOf: String
+    package var modelOf: String
+    package var environment: String
+    package var noStorage: String
+    /// The text alternative: the views recomputed (`{views}`), those skipped, `none` for an
+    /// empty list, and the tree, a parent at a time (`{parent}`, `{children}`).
+    package var recomputed: String
+    package var skipped: String
+    package var none: String
+    package var tree: String
+    package var under: String
+    /// The legend: what each cause means, and what a plain box means.
+    package var causes: [String: String]
+    package var skippedMeaning: String
+
+    /// Everything, in a fixed order: part of a diagram's cache key.
+    var canonicalText: String {
+        ([title, changed, stateOf, modelOf, environment, noStorage, recomputed, skipped, none, tree, under, skippedMeaning]
+            + causes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }).joined(separator: "\u{0}")
+    }
+
+    package static let turkish = DiagramWords(
+        title: "Her değişiklikte görünüm ağacı: dolu kutular yeniden hesaplandı (tetiği altında yazılı), kesikli kutular atlandı.",
+        changed: "{label}: {key} değişti",
+        stateOf: "@State, sahibi {owner}",
+        modelOf: "@Observable nesne {object}",
+        environment: "ortam değeri",
+        noStorage: "depolaması yazılmamış",
+        recomputed: "Yeniden hesaplanan: {views}.",
+        skipped: "Atlanan: {views}.",
+        none: "yok",
+        tree: "Ağaç: {parents}.",
+        under: "{parent} altında {children}",
+        causes: [
+            "yerel": "görünümün kendi @State’i",
+            "ebeveyn": "bir atasının @State’i",
+            "gozlem": "okuduğu @Observable özellik",
+            "ortam": "okuduğu ortam değeri",
+            "kural-disi": "ne kendisinin ne atasının @State’i",
+            "olcum-disi": "depolaması yazılmamış anahtar",
+        ],
+        skippedMeaning: "atlandı: body’si yeniden hesaplanmadı")
+
+    package static let english = DiagramWords(
+        title: "The view tree at each change: filled boxes recomputed (their cause written inside), dashed boxes were skipped.",
+        changed: "{label}: {key} changed",
+        stateOf: "@State of {owner}",
+        modelOf: "@Observable object {object}",
+        environment: "environment value",
+        noStorage: "no storage written",
+        recomputed: "Recomputed: {views}.",
+        skipped: "Skipped: {views}.",
+        none: "none",
+        tree: "Tree: {parents}.",
+        under: "under {parent}, {children}",
+        causes: [
+            "yerel": "its own @State",
+            "ebeveyn": "an ancestor’s @State",
+            "gozlem": "an @Observable property it reads",
+            "ortam": "an environment value it reads",
+            "kural-disi": "@State of neither it nor an ancestor",
+            "olcum-disi": "a key with no storage written",
+        ],
+        skippedMeaning: "skipped: body not recomputed")
 }

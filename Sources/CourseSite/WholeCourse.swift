@@ -7,29 +7,40 @@ enum WholeCourse {
     /// The body of lesson `lesson` (its slug) for the one page; `lessonPages` are the site's
     /// lesson pages (`01-yerel-durum.html`), whose links now point inside the page.
     static func relinked(_ html: String, lesson: String, lessonPages: Set<String>) -> String {
-        var result = ""
-        result.reserveCapacity(html.utf8.count + 1024)
-        var rest = html[...]
-        // Attributes that name an anchor; the page's own HTML writes them in double quotes, and
-        // text never holds `="` unescaped.
-        let attributes = [" id=\"", " href=\"", " aria-labelledby=\"", " aria-describedby=\""]
-        while let found = attributes.compactMap({ attribute in rest.range(of: attribute).map { (attribute, $0) } })
-            .min(by: { $0.1.lowerBound < $1.1.lowerBound }) {
-            let (attribute, range) = found
-            result += rest[..<range.upperBound]
-            rest = rest[range.upperBound...]
-            guard let end = rest.firstIndex(of: "\"") else { break }
-            let value = String(rest[..<end])
-            rest = rest[end...]
-            if attribute == " href=\"" {
-                result += href(value, lesson: lesson, lessonPages: lessonPages)
-            } else {
-                result += value.split(separator: " ").map { anchor(String($0), lesson: lesson) }.joined(separator: " ")
+        // One pass over the bytes: a lesson's body holds change diagrams and long outputs, and
+        // searching the rest of it again for every attribute would take its length squared.
+        let bytes = Array(html.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 1024)
+        var copied = 0, index = 0
+        let quote = UInt8(ascii: "\"")
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: " "),
+                  let attribute = Self.anchorAttributes.first(where: { bytes.hasPrefix($0, at: index) }) else {
+                index += 1
+                continue
             }
+            let start = index + attribute.count
+            guard let end = bytes[start...].firstIndex(of: quote) else { break }
+            result += bytes[copied..<start]
+            let value = String(decoding: bytes[start..<end], as: UTF8.self)
+            if attribute == Self.hrefAttribute {
+                result += href(value, lesson: lesson, lessonPages: lessonPages).utf8
+            } else {
+                result += value.split(separator: " ").map { anchor(String($0), lesson: lesson) }.joined(separator: " ").utf8
+            }
+            copied = end
+            index = end
         }
-        result += rest
-        return demotingHeadings(result)
+        result += bytes[copied...]
+        return String(decoding: demotingHeadings(result), as: UTF8.self)
     }
+
+    /// Attributes that name an anchor; the page's own HTML writes them in double quotes, and
+    /// text never holds `="` unescaped.
+    private static let hrefAttribute = Array(" href=\"".utf8)
+    private static let anchorAttributes = [Array(" id=\"".utf8), hrefAttribute, Array(" aria-labelledby=\"".utf8),
+                                           Array(" aria-describedby=\"".utf8)]
 
     /// An anchor of lesson `lesson` on the one page.
     static func anchor(_ id: String, lesson: String) -> String {
@@ -57,14 +68,32 @@ enum WholeCourse {
         return "#" + anchor(String(parts[1]), lesson: other)
     }
 
-    /// `<h2 ...>` is `<h3 ...>` and so on: the lesson's title is the page's `<h2>`.
-    private static func demotingHeadings(_ html: String) -> String {
+    /// `<h2 ...>` is `<h3 ...>` and so on: the lesson's title is the page's `<h2>`. Every
+    /// `<hN>`, `<hN ` and `</hN>` with N from 1 to 5, in one pass.
+    private static func demotingHeadings(_ html: [UInt8]) -> [UInt8] {
         var result = html
-        for level in stride(from: 5, through: 1, by: -1) {
-            for (from, to) in [("<h\(level)>", "<h\(level + 1)>"), ("<h\(level) ", "<h\(level + 1) "), ("</h\(level)>", "</h\(level + 1)>")] {
-                result = result.replacingOccurrences(of: from, with: to)
-            }
+        let open = UInt8(ascii: "<"), slash = UInt8(ascii: "/"), h = UInt8(ascii: "h")
+        var index = 0
+        while index + 3 < result.count {
+            defer { index += 1 }
+            guard result[index] == open else { continue }
+            let closing = result[index + 1] == slash
+            let letter = index + (closing ? 2 : 1)
+            guard letter + 2 < result.count, result[letter] == h,
+                  (UInt8(ascii: "1")...UInt8(ascii: "5")).contains(result[letter + 1]) else { continue }
+            let after = result[letter + 2]
+            guard after == UInt8(ascii: ">") || (!closing && after == UInt8(ascii: " ")) else { continue }
+            result[letter + 1] += 1
         }
         return result
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether `prefix` stands at `index`.
+    fileprivate func hasPrefix(_ prefix: [UInt8], at index: Int) -> Bool {
+        guard index + prefix.count <= count else { return false }
+        for offset in prefix.indices where self[index + offset] != prefix[offset] { return false }
+        return true
     }
 }

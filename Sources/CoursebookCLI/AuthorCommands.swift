@@ -180,7 +180,8 @@ enum MergeReportsCommand {
             console.out("merged \(counted(options.inputs.count, "report")): "
                 + ReportText.statistics(compiled: merged.summary.compiled, compilerRuns: merged.summary.compilerRuns,
                                         fromCache: merged.summary.cached, cacheUsed: true))
-            if let counts = ReportText.findingCounts(errors: merged.summary.errors, warnings: merged.summary.warnings) {
+            if let counts = ReportText.findingCounts(errors: merged.summary.errors, warnings: merged.summary.warnings,
+                                                     notes: merged.summary.notes) {
                 console.out(counts)
             }
             let skipped = merged.summary.skipped > 0 ? ", \(merged.summary.skipped) skipped" : ""

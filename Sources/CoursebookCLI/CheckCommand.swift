@@ -148,7 +148,8 @@ struct ReportPrinter {
             console.out("\(update.location.file):\(update.location.line): \(update.summary)")
         }
         console.out(ReportText.statistics(report, cacheUsed: checked.cacheUsed))
-        if let counts = ReportText.findingCounts(errors: report.errorCount, warnings: report.warningCount) {
+        if let counts = ReportText.findingCounts(errors: report.errorCount, warnings: report.warningCount,
+                                                 notes: report.noteCount) {
             console.out(counts)
         }
         console.out(report.summaryLine)

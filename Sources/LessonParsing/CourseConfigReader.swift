@@ -4,7 +4,7 @@ import Foundation
 /// Reads `course.json`, strictly: every key known, every value of its type, so that a typo is
 /// an error at its line rather than a setting silently ignored.
 package enum CourseConfigReader {
-    private static let knownKeys = ["title", "language", "core", "description", "templates", "typography", "limitNotes"]
+    private static let knownKeys = ["title", "language", "core", "description", "templates", "typography", "limitNotes", "diagrams"]
 
     package static func read(_ bytes: [UInt8], file: String) throws(CourseReadError) -> CourseConfig {
         let data = Data(bytes)
@@ -79,10 +79,20 @@ package enum CourseConfigReader {
             }
             limitNotes = chosen
         }
+        var diagrams = DiagramPolicy.on
+        if fields["diagrams"] != nil {
+            let value = try string("diagrams")
+            guard let chosen = DiagramPolicy(rawValue: value) else {
+                throw CourseReadError("'diagrams' is \"on\" or \"off\", not \"\(value)\"",
+                                      file: file, line: line(of: "diagrams", in: data))
+            }
+            diagrams = chosen
+        }
         var description: String?
         if fields["description"] != nil { description = try string("description") }
         return CourseConfig(title: title, language: language, core: core, description: description,
-                            templates: templates, typography: typography, limitNotes: limitNotes)
+                            templates: templates, typography: typography, limitNotes: limitNotes,
+                            diagrams: diagrams)
     }
 
     /// The line where `"text"` appears in the file (the first time, or the given time), for

@@ -156,12 +156,13 @@ package enum LessonAssembly {
         var role: CodeBlockRole
         switch language {
         case "swift":
-            var isScenario = false, skip = false
+            var isScenario = false, skip = false, noDiagram = false
             var core: String?? = .none
             for attribute in attributes {
                 switch attribute {
                 case "scenario": isScenario = true
                 case "skip": skip = true
+                case Scenario.noDiagramAttribute: noDiagram = true
                 case "core": core = .some(nil)
                 case _ where attribute.hasPrefix("core="):
                     let name = String(attribute.dropFirst("core=".count))
@@ -169,7 +170,7 @@ package enum LessonAssembly {
                 default:
                     findings.append(.warning(
                         .unknownAttribute,
-                        "unknown attribute '\(attribute)' on a swift block (known: scenario, skip, core, core=Name.swift)",
+                        "unknown attribute '\(attribute)' on a swift block (known: scenario, skip, no-diagram, core, core=Name.swift)",
                         at: location))
                 }
             }
@@ -182,6 +183,11 @@ package enum LessonAssembly {
             if skip, !isScenario {
                 findings.append(.warning(
                     .skipWithoutScenario, "'skip' applies only to 'swift scenario' blocks",
+                    at: location))
+            }
+            if noDiagram, !isScenario {
+                findings.append(.warning(
+                    .noDiagramWithoutScenario, "'no-diagram' applies only to 'swift scenario' blocks",
                     at: location))
             }
             if isScenario {

@@ -1,7 +1,7 @@
 import CCmarkGFM
+import CourseFiles
 import CourseModel
 import Glibc
-import Synchronization
 
 /// The one place that talks to cmark-gfm. A lesson is parsed once per command into a
 /// `LessonDocument`: the check reads its elements, the site renders its blocks, both from the
@@ -44,7 +44,7 @@ package enum LessonMarkdown {
     /// cmark-gfm keeps process-wide tables that `cmark_parser_finish` edits for the
     /// extensions: two parses at once corrupt each other, so parsing takes this lock. Walking
     /// and rendering a finished tree do not touch those tables.
-    private static let parseLock = Mutex<Void>(())
+    private static let parseLock = Locked<Void>(())
 
     /// The extensions of GitHub Flavored Markdown; registering them is not thread-safe either,
     /// so it happens once, here.
@@ -115,7 +115,7 @@ package final class LessonDocument: @unchecked Sendable {
     /// their identity), raw HTML, `DRn` mentions.
     package let elements: [LessonElement]
 
-    private let state: Mutex<RenderState>
+    private let state: Locked<RenderState>
 
     /// The tree and what the first rendering changed in it.
     private struct RenderState: @unchecked Sendable {
@@ -150,7 +150,7 @@ package final class LessonDocument: @unchecked Sendable {
     fileprivate init(root: OpaquePointer, lessonPages: [String: String]) {
         let read = Self.readElements(root, lessonPages: lessonPages)
         elements = read.elements
-        state = Mutex(RenderState(root: root, codeBlockIDs: read.codeBlockIDs, allowedHTML: read.allowedHTML,
+        state = Locked(RenderState(root: root, codeBlockIDs: read.codeBlockIDs, allowedHTML: read.allowedHTML,
                                   inDetails: read.inDetails, callouts: read.callouts,
                                   comments: read.comments, pageLinks: read.pageLinks,
                                   topLevelBlocks: read.topLevelBlocks))

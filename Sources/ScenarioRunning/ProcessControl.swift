@@ -1,5 +1,6 @@
 import CProcess
 import Foundation
+import CourseFiles
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,7 @@ import Glibc
 /// ends them all with `endAll()`.
 package enum ProcessControl {
     /// The children started and not yet waited for, by process ID (each its group's leader).
-    private static let children = Mutex<Set<pid_t>>([])
+    private static let children = Locked<Set<pid_t>>([])
 
     /// Whether this process adopts orphaned descendants and ends them.
     private static let adopting = Atomic<Bool>(false)

@@ -1,7 +1,6 @@
 import CourseFiles
 import CourseModel
 import Foundation
-import Synchronization
 
 extension ScenarioRunner: ScenarioRunning {}
 
@@ -111,7 +110,7 @@ private final class RunSession: Sendable {
     let jobs: [ScenarioJob]
     let placement: Sandbox.Placement
     let workspace: String
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     struct State {
         var results: [Int: ScenarioOutcome] = [:]

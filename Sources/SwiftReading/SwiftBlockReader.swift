@@ -1,5 +1,5 @@
 internal import CourseFiles
-internal import CourseModel
+package import CourseModel
 internal import SwiftParser
 internal import SwiftSyntax
 
@@ -12,6 +12,8 @@ package struct SwiftBlockReading: Sendable, Equatable {
     /// The names a scenario declares at its top level (see `ShapeReading`).
     package var declaredNames: [String]
     package var highlighted: String?
+    /// The view trees it builds, as written (see `ViewTreeReading`).
+    package var trees: ScenarioTrees = .none
 }
 
 /// Reads the Swift blocks of a course with the toolchain's parser, each distinct block text at
@@ -58,7 +60,7 @@ package struct SwiftBlockReader: Sendable {
     /// The names a core file uses, which a scenario's own top-level names must not change.
     static let identifiersSuffix = "ids"
     /// Bump when what is learned from a block, or how it is written down, changes.
-    static let formatVersion = "4"
+    static let formatVersion = "6"
 
     /// What is known of every block, in the order of `requests`, read on every core. A text
     /// asked for several times (with several needs) is read once, for the largest need.
@@ -113,7 +115,8 @@ package struct SwiftBlockReader: Sendable {
         let shape = ShapeReading(tree, code: code)
         return SwiftBlockReading(problems: SyntaxFindings.of(tree), needsOwnProgram: shape.needsOwnProgram,
                                  hasMainAttribute: shape.hasMainAttribute, declaredNames: shape.declaredNames,
-                                 highlighted: SwiftHighlighter.html(tree, code: code))
+                                 highlighted: SwiftHighlighter.html(tree, code: code),
+                                 trees: ViewTreeReading.of(tree))
     }
 
     /// The names of a core file that a scenario's top-level names could change (see
@@ -148,6 +151,7 @@ enum ReadingCoding {
         for problem in reading.problems {
             text += "problem \(problem.line) \(problem.column) \(escaped(problem.message))\n"
         }
+        text += TreeCoding.encode(reading.trees)
         return Array(text.utf8)
     }
 
@@ -156,11 +160,16 @@ enum ReadingCoding {
         var shape: (own: Bool, main: Bool)?
         var problems: [SyntaxProblem] = []
         var names: [String] = []
+        var trees = TreeCoding.Decoder()
         var rest = Substring(text)
         while !rest.isEmpty {
             guard let end = rest.firstIndex(of: "\n") else { return nil }
             let line = rest[..<end]
             rest = rest[rest.index(after: end)...]
+            if let understood = trees.take(line) {
+                guard understood else { return nil }
+                continue
+            }
             let words = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
             switch words.first {
             case "shape":
@@ -175,9 +184,9 @@ enum ReadingCoding {
                 return nil
             }
         }
-        guard let shape else { return nil }
+        guard let shape, let trees = trees.finish() else { return nil }
         return SwiftBlockReading(problems: problems, needsOwnProgram: shape.own, hasMainAttribute: shape.main,
-                                 declaredNames: names, highlighted: nil)
+                                 declaredNames: names, highlighted: nil, trees: trees)
     }
 
     /// A message on one line: backslashes and line ends written as `\\` and `\n`.
@@ -223,4 +232,111 @@ struct CodeKey: Hashable {
     }
 
     static func == (lhs: CodeKey, rhs: CodeKey) -> Bool { sameBytes(Substring(lhs.text), Substring(rhs.text)) }
+}
+
+/// The view trees of a reading as the store keeps them: one line per tree, view, storage
+/// entry and tree not written out, fields apart by tabs, each field escaped.
+enum TreeCoding {
+    static func encode(_ trees: ScenarioTrees) -> String {
+        var text = ""
+        for tree in trees.written {
+            text += line("tree", String(tree.line), tree.binding.map { "=" + $0 } ?? "-")
+            for view in tree.views {
+                text += line(["view", view.name, view.parent.map { "=" + $0 } ?? "-"] + view.reads)
+            }
+            for entry in tree.storage {
+                switch entry.storage {
+                case .state(let owner): text += line("store", "state", entry.key, owner)
+                case .model(let object): text += line("store", "model", entry.key, object)
+                case .environment: text += line("store", "environment", entry.key, "")
+                }
+            }
+        }
+        for tree in trees.unwritten { text += line("unwritten", String(tree.line), tree.reason) }
+        return text
+    }
+
+    private static func line(_ fields: String...) -> String { line(fields) }
+
+    private static func line(_ fields: [String]) -> String {
+        fields.map(escaped).joined(separator: "\t") + "\n"
+    }
+
+    static func escaped(_ field: String) -> String {
+        var result = ""
+        for character in field {
+            switch character {
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    static func unescaped(_ field: Substring) -> String {
+        var result = ""
+        var escaping = false
+        for character in field {
+            if escaping {
+                result.append(character == "n" ? "\n" : character == "t" ? "\t" : character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// Reads the lines back, one at a time, among the reading's other lines.
+    struct Decoder {
+        private var trees = ScenarioTrees()
+        private var broken = false
+
+        /// nil for a line that is not about trees; whether it was understood otherwise.
+        mutating func take(_ line: Substring) -> Bool? {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(TreeCoding.unescaped)
+            switch fields.first {
+            case "tree":
+                guard fields.count == 3, let number = Int(fields[1]), let binding = Self.optional(fields[2]) else { return fail() }
+                trees.written.append(WrittenTree(binding: binding, line: number, views: [], storage: []))
+            case "view":
+                guard fields.count >= 3, !trees.written.isEmpty, let parent = Self.optional(fields[2]) else { return fail() }
+                trees.written[trees.written.count - 1].views.append(WrittenView(fields[1], parent: parent, reads: Array(fields[3...])))
+            case "store":
+                guard fields.count == 4, !trees.written.isEmpty else { return fail() }
+                let storage: KeyStorage
+                switch fields[1] {
+                case "state": storage = .state(owner: fields[3])
+                case "model": storage = .model(object: fields[3])
+                case "environment": storage = .environment
+                default: return fail()
+                }
+                trees.written[trees.written.count - 1].storage.append((fields[2], storage))
+            case "unwritten":
+                guard fields.count == 3, let number = Int(fields[1]) else { return fail() }
+                trees.unwritten.append(UnwrittenTree(line: number, reason: fields[2]))
+            default:
+                return nil
+            }
+            return true
+        }
+
+        private mutating func fail() -> Bool {
+            broken = true
+            return false
+        }
+
+        /// `=name` → name, `-` → nil (a field that is neither is not understood).
+        private static func optional(_ field: String) -> String?? {
+            if field == "-" { return .some(nil) }
+            guard field.hasPrefix("=") else { return nil }
+            return .some(String(field.dropFirst()))
+        }
+
+        func finish() -> ScenarioTrees? { broken ? nil : trees }
+    }
 }

@@ -43,7 +43,7 @@ struct BurstWindowTests {
         later {
             for step in 0..<3 {
                 let scratch = folder.appendingPathComponent(".01-a.md.swp").path
-                FileManager.default.createFile(atPath: scratch, contents: Data("step \(step)\n".utf8))
+                _ = FileManager.default.createFile(atPath: scratch, contents: Data("step \(step)\n".utf8))
                 rename(scratch, lesson)
                 usleep(20_000)
             }
@@ -63,9 +63,9 @@ struct BurstWindowTests {
         try watch.watch([folder.path, sub.path, folder.appendingPathComponent("missing").path])
         #expect(watch.watchedFolders == [folder.path, sub.path])
         later {
-            FileManager.default.createFile(atPath: folder.appendingPathComponent(".hidden").path, contents: Data("x".utf8))
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(".hidden").path, contents: Data("x".utf8))
             usleep(400_000)
-            FileManager.default.createFile(atPath: sub.appendingPathComponent("plan.png").path, contents: Data("x".utf8))
+            _ = FileManager.default.createFile(atPath: sub.appendingPathComponent("plan.png").path, contents: Data("x".utf8))
         }
         let started = ContinuousClock.now
         let changes = watch.nextChanges(isRelevant: visible)
@@ -76,7 +76,7 @@ struct BurstWindowTests {
         try watch.watch([sub.path])
         #expect(watch.watchedFolders == [sub.path])
         later {
-            FileManager.default.createFile(atPath: folder.appendingPathComponent("02-b.md").path, contents: Data("x".utf8))
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("02-b.md").path, contents: Data("x".utf8))
             usleep(200_000)
             try? FileManager.default.removeItem(at: sub.appendingPathComponent("plan.png"))
         }

@@ -24,7 +24,7 @@ func sampleDocument(shard: Shard? = nil, scenarios: [ReportDocument.ScenarioEntr
         format: ReportDocument.formatName, version: 1, tool: "0.1.0", compiler: "Swift version 6.3.1", course: "c",
         title: "A <Course> & more", files: ["c/course.json", "c/01-a.md", "c/02-b.md"],
         scope: .init(lessons: nil, shard: shard), succeeded: false,
-        summary: .init(passed: 1, failed: 1, skipped: 1, errors: 2, warnings: 0, compiled: 1, cached: 1, compilerRuns: 1),
+        summary: .init(passed: 1, failed: 1, skipped: 1, errors: 2, warnings: 0, notes: 0, compiled: 1, cached: 1, compilerRuns: 1),
         scenarios: all, diagnostics: findings)
 }
 
@@ -132,6 +132,8 @@ struct GitHubAnnotationsTests {
             == "::error file=c/0%2C1%3Aa.md,line=8,col=3,title=coursebook%3A output-mismatch::50%25 differs: a, b%0Anote: c/01.md:6:1: expected here%0A-1%0A+::error::forged<U+000D>%0A")
         let warning = Diagnostic.warning(.illustrationSyntax, "not valid \u{1B}[2J Swift", at: SourceLocation(file: "c/a.md", line: 0))
         #expect(GitHubAnnotations.annotation(warning) == "::warning file=c/a.md,title=coursebook%3A illustration-syntax::not valid <U+001B>[2J Swift")
+        let note = Diagnostic(.note, .illustrationSyntax, "left out", at: SourceLocation(file: "c/a.md", line: 3, column: 1))
+        #expect(GitHubAnnotations.annotation(note) == "::notice file=c/a.md,line=3,col=1,title=coursebook%3A illustration-syntax::left out")
         let nowhere = Diagnostic.error(.toolchainUnavailable, "no swiftc", at: nil)
         #expect(GitHubAnnotations.annotation(nowhere) == "::error title=coursebook%3A toolchain-unavailable::no swiftc")
     }
@@ -157,7 +159,7 @@ struct ReportMergeTests {
         #expect(merged.scenarios == whole.scenarios)
         #expect(merged.diagnostics == [core, whole.diagnostics[0], whole.diagnostics[1]])
         #expect(merged.scope.shard == nil)
-        #expect(merged.summary == .init(passed: 1, failed: 1, skipped: 1, errors: 3, warnings: 0, compiled: 3, cached: 2, compilerRuns: 2))
+        #expect(merged.summary == .init(passed: 1, failed: 1, skipped: 1, errors: 3, warnings: 0, notes: 0, compiled: 3, cached: 2, compilerRuns: 2))
         #expect(!merged.succeeded)
     }
 
@@ -188,5 +190,6 @@ struct ReportTextTests {
         #expect(ReportText.statistics(compiled: 0, compilerRuns: 0, fromCache: 0, cacheUsed: false) == "compiled 0 scenarios, cache not used")
         #expect(ReportText.findingCounts(errors: 0, warnings: 0) == nil)
         #expect(ReportText.findingCounts(errors: 1, warnings: 2) == "1 error, 2 warnings")
+        #expect(ReportText.findingCounts(errors: 0, warnings: 0, notes: 1) == "0 errors, 0 warnings, 1 note")
     }
 }

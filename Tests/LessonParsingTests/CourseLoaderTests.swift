@@ -61,7 +61,7 @@ struct CourseLoaderTests {
     }
 
     @Test(arguments: [
-        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "theme": 1 }"#, "unknown key 'theme' (known: title, language, core, description, templates, typography, limitNotes)"),
+        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "theme": 1 }"#, "unknown key 'theme' (known: title, language, core, description, templates, typography, limitNotes, diagrams)"),
         (#"{ "language": "en", "core": ["C.swift"] }"#, "missing 'title'"),
         (#"{ "title": 3, "language": "en", "core": ["C.swift"] }"#, "'title' must be a non-empty string"),
         (#"{ "title": "T", "language": "en us", "core": ["C.swift"] }"#, "'language' must be a BCP 47 tag such as \"tr\" or \"en-GB\""),

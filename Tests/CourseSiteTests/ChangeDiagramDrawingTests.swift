@@ -1,0 +1,156 @@
+@testable import CourseSite
+import CourseModel
+import Foundation
+import TestSupport
+import Testing
+
+/// Change diagrams as drawn: golden pictures of fixture trees (Tests/Golden/diagrams; `make
+/// golden` records them anew, that run failing as nothing was compared, then compares), and
+/// what every picture must say whatever it looks like.
+@Suite(.serialized) struct ChangeDiagramDrawingTests {
+    static func tree(_ views: [(String, String?, [String])], storage: [(key: String, storage: KeyStorage)] = []) -> WrittenTree {
+        WrittenTree(binding: "tree", line: 1, views: views.map { WrittenView($0.0, parent: $0.1, reads: $0.2) }, storage: storage)
+    }
+
+    static func change(_ line: String) -> MeasuredChange {
+        MeasuredChange.parse(Substring(line), outputLine: 1)!
+    }
+
+    static let singleNode = ChangeDiagram(
+        tree: tree([("App", nil, ["count"])], storage: [("count", .state(owner: "App"))]),
+        change: change("arttir: count degisti | yeniden App yerel | atlanan yok"))
+
+    static let deepChain: ChangeDiagram = {
+        let names = ["Root", "Level1", "Level2", "Level3", "Level4", "Level5", "Level6", "AVeryLongViewNameThatMustNeverBeCut"]
+        let views = names.enumerated().map { index, name in (name, index == 0 ? nil : names[index - 1], index >= 5 ? ["theme"] : []) }
+        return ChangeDiagram(tree: tree(views, storage: [("theme", .environment)]),
+                             change: change("tema: theme degisti | yeniden Level5 ortam, Level6 ortam, AVeryLongViewNameThatMustNeverBeCut ortam | atlanan Root,Level1,Level2,Level3,Level4"))
+    }()
+
+    static let wideFanOut: ChangeDiagram = {
+        let children = (1...12).map { "Row\($0)" }
+        let views: [(String, String?, [String])] = [("List", nil, ["items"])] + children.map { ($0, "List", $0 == "Row3" ? ["items"] : []) }
+        return ChangeDiagram(tree: tree(views, storage: [("items", .model(object: "store"))]),
+                             change: change("ekle: items degisti | yeniden List gozlem, Row3 gozlem | atlanan \(children.filter { $0 != "Row3" }.joined(separator: ","))"))
+    }()
+
+    /// One tree, two changes: the pictures are laid out alike, side by side.
+    static let twoChanges: [ChangeDiagram] = {
+        let counter = tree([("App", nil, []), ("Counter", "App", ["count"]), ("Label", "Counter", ["count", "theme"]), ("Footer", "App", ["theme"])],
+                           storage: [("count", .state(owner: "Counter")), ("theme", .environment)])
+        return [ChangeDiagram(tree: counter, change: change("arttir: count degisti | yeniden Counter yerel, Label ebeveyn | atlanan App,Footer")),
+                ChangeDiagram(tree: counter, change: change("tema: theme degisti | yeniden Label ortam, Footer ortam | atlanan App,Counter"))]
+    }()
+
+    /// Every cause the classifier knows, and one it does not (another core's).
+    static let everyCause = ChangeDiagram(
+        tree: tree([("Root", nil, []), ("Own", "Root", ["k"]), ("Child", "Own", ["k"]), ("Watcher", "Root", ["k"]),
+                    ("Ambient", "Root", ["k"]), ("Stranger", "Root", ["k"]), ("Outside", "Stranger", ["k"]), ("Custom", "Outside", ["k"])]),
+        change: change("x: k degisti | yeniden Own yerel, Child ebeveyn, Watcher gozlem, Ambient ortam, Stranger kural-disi, Outside olcum-disi, Custom baska | atlanan Root"))
+
+    /// The golden files: each case's first picture as an SVG file of its own (it opens in a
+    /// browser), and the HTML of the cases with more than one picture or a legend to see.
+    static var goldenCases: [(name: String, text: String)] {
+        let words = DiagramWords.turkish
+        func svg(_ diagram: ChangeDiagram, outline: Bool = false) -> String {
+            let layout = ChangeDiagramDrawing.layout(diagram.tree, outline: outline)
+            return ChangeDiagramDrawing.svg(diagram, layout: layout, label: ChangeDiagramDrawing.description(diagram, words: words),
+                                            kind: outline ? "outline-view" : "tree-view") + "\n"
+        }
+        return [
+            ("single-node.svg", svg(singleNode)),
+            ("deep-chain.svg", svg(deepChain)),
+            ("wide-fan-out.svg", svg(wideFanOut)),
+            ("wide-fan-out-outline.svg", svg(wideFanOut, outline: true)),
+            ("two-changes.html", ChangeDiagramDrawing.html(twoChanges, words: words)),
+            ("every-cause.svg", svg(everyCause)),
+            ("every-cause.html", ChangeDiagramDrawing.html([everyCause], words: .english)),
+        ]
+    }
+
+    @Test func picturesMatchTheGoldenFiles() throws {
+        let folder = packageRoot.appendingPathComponent("Tests/Golden/diagrams")
+        let record = ProcessInfo.processInfo.environment["COURSEBOOK_RECORD_GOLDEN"] == "1"
+        if record {
+            try? FileManager.default.removeItem(at: folder)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (name, text) in Self.goldenCases { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+            Issue.record("recorded Tests/Golden/diagrams anew, so nothing was compared: review the diff, then run the tests without COURSEBOOK_RECORD_GOLDEN")
+            return
+        }
+        let recorded = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(recorded == Self.goldenCases.map(\.name).sorted(), "the golden files differ from the cases (make golden records them)")
+        for (name, text) in Self.goldenCases {
+            let golden = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            #expect(golden == text, "\(name) differs from Tests/Golden/diagrams/\(name) (make golden records it)")
+        }
+    }
+
+    /// Whatever the pictures look like, these hold.
+    @Test func aPictureSaysInWordsWhatItShows() {
+        let diagram = Self.twoChanges[0]
+        let html = ChangeDiagramDrawing.html([diagram], words: .turkish)
+        let label = "arttir: count değişti (@State, sahibi Counter). Yeniden hesaplanan: Counter (yerel), Label (ebeveyn). Atlanan: App, Footer. Ağaç: App altında Counter, Footer; Counter altında Label."
+        #expect(html.contains("role=\"img\" aria-label=\"\(label)\""))
+        #expect(html.contains("<title>\(label)</title>"))
+        #expect(html.contains("<figcaption><code>arttir</code>: <code>count</code> değişti <span class=\"storage\">@State, sahibi <code>Counter</code></span></figcaption>"))
+        #expect(html.contains("data-pagefind-ignore"))
+        let english = ChangeDiagramDrawing.description(Self.singleNode, words: .english)
+        #expect(english == "arttir: count changed (@State of App). Recomputed: App (yerel). Skipped: none.")
+    }
+
+    /// Colour is never the only signal: a recomputed view carries its cause's word and a mark
+    /// whose shape differs from every other cause's; a skipped view is dashed and unmarked.
+    @Test func everyCauseHasAWordAndAShapeOfItsOwn() {
+        var shapes: Set<String> = []
+        for cause in ChangeDiagramDrawing.causes + ["baska"] {
+            let mark = ChangeDiagramDrawing.mark(cause, x: 0, y: 0, size: 14, colour: "#000")
+            // The shape without its colour: what remains in black and white.
+            shapes.insert(mark.replacingOccurrences(of: "#000", with: ""))
+            let box = ChangeDiagramDrawing.box("View", cause: cause, at: TreeLayout.Box(x: 0, y: 0, width: 100, height: 40))
+            #expect(box.contains(">\(cause)</text>"))
+            #expect(box.contains("class=\"mark"))
+        }
+        #expect(shapes.count == ChangeDiagramDrawing.causes.count + 1)
+        let skipped = ChangeDiagramDrawing.box("View", cause: nil, at: TreeLayout.Box(x: 0, y: 0, width: 100, height: 40))
+        #expect(skipped.contains("stroke-dasharray") && skipped.contains("fill=\"none\"") && !skipped.contains("class=\"mark"))
+    }
+
+    /// A name is never cut: every box is wider than its name at the widest advance a
+    /// monospaced font gives (0.6 em), and the legend names only the causes in use.
+    @Test func namesFitAndTheLegendListsWhatIsUsed() {
+        for diagram in [Self.singleNode, Self.deepChain, Self.wideFanOut, Self.everyCause] {
+            let layout = ChangeDiagramDrawing.layout(diagram.tree)
+            for (index, view) in diagram.tree.views.enumerated() {
+                #expect(layout.boxes[index].width >= Double(view.name.count) * ChangeDiagramDrawing.nameSize * 0.6 + 2 * ChangeDiagramDrawing.padding)
+            }
+        }
+        let legend = ChangeDiagramDrawing.legend(Self.twoChanges, words: .english)
+        #expect(legend.contains("<code>yerel</code> its own @State"))
+        #expect(legend.contains("<code>ebeveyn</code> an ancestor’s @State"))
+        #expect(legend.contains("<code>ortam</code> an environment value it reads"))
+        #expect(!legend.contains("<code>gozlem</code>"))
+        #expect(legend.contains("skipped: body not recomputed"))
+        #expect(!ChangeDiagramDrawing.legend([Self.singleNode], words: .english).contains("skipped"))
+    }
+
+    /// A tree too wide for a phone comes with its outline; a narrow one does not; pictures of
+    /// one tree are laid out alike.
+    @Test func wideTreesComeWithAnOutline() {
+        let wide = ChangeDiagramDrawing.html([Self.wideFanOut], words: .english)
+        #expect(wide.contains("<figure class=\"diagram wide\">") && wide.contains("class=\"outline-view\""))
+        let narrow = ChangeDiagramDrawing.html([Self.singleNode], words: .english)
+        #expect(narrow.contains("<figure class=\"diagram\">") && !narrow.contains("outline-view"))
+        let pair = ChangeDiagramDrawing.html(Self.twoChanges, words: .english)
+        let sizes = pair.components(separatedBy: "<svg class=\"tree-view\"").dropFirst().map { $0.components(separatedBy: "viewBox=\"")[1].prefix { $0 != "\"" } }
+        #expect(sizes.count == 2 && sizes[0] == sizes[1])
+    }
+
+    @Test func numbersAreShort() {
+        #expect(ChangeDiagramDrawing.number(12) == "12")
+        #expect(ChangeDiagramDrawing.number(12.5) == "12.5")
+        #expect(ChangeDiagramDrawing.number(12.25) == "12.25")
+        #expect(ChangeDiagramDrawing.number(0.05) == "0.05")
+        #expect(ChangeDiagramDrawing.number(-3.5) == "-3.5")
+    }
+}
