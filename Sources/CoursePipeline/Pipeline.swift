@@ -266,7 +266,9 @@ package struct Pipeline: Sendable {
         let cacheFolder = Self.cacheFolder(options, course: course)
         let compiler: SwiftCompiler
         do {
-            compiler = try SwiftCompiler.locate(versionCache: cacheFolder == nil ? nil : Self.compilerVersionMemo)
+            // The version is a fact about the compiler's file (remembered by its path, size and
+            // time), not a result: `--no-cache` uses it too.
+            compiler = try SwiftCompiler.locate(versionCache: Self.compilerVersionMemo)
         } catch {
             throw PipelineError(.check, path: nil, status: .toolchainUnavailable,
                                 diagnostic: .error(.toolchainUnavailable, error.description, at: nil))

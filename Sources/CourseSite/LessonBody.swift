@@ -201,36 +201,51 @@ struct LessonBody {
     /// is closed at the end of each line and opened again on the next. A code block's final
     /// newline is dropped, as a `<pre>` would not show it.
     static func lines(_ html: String, droppingFinalNewline: Bool = true) -> String {
-        var rows = html.split(separator: "\n", omittingEmptySubsequences: false)
+        // Every byte that matters here is ASCII (a line end, `<`, `>`, a space), so the work is
+        // done on UTF-8 bytes: a core listing of a few hundred lines on every page of a large
+        // course made the character-by-character version most of a build's time.
+        let bytes = Array(html.utf8)
+        var rows: [Range<Int>] = []
+        var rowStart = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
+            rows.append(rowStart..<index)
+            rowStart = index + 1
+        }
+        rows.append(rowStart..<bytes.count)
         if droppingFinalNewline, rows.count > 1, rows.last?.isEmpty == true { rows.removeLast() }
-        var result = ""
-        result.reserveCapacity(html.utf8.count + rows.count * 32)
-        var open: [Substring] = []
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + rows.count * 32)
+        var open: [ArraySlice<UInt8>] = []
+        func starts(_ tag: ArraySlice<UInt8>, with text: StaticString) -> Bool {
+            let prefix = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+            return tag.count >= prefix.count && tag.prefix(prefix.count).elementsEqual(prefix)
+        }
         for (index, row) in rows.enumerated() {
-            var lead = 0, counting = true, inTag = false
-            for character in row {
-                if character == "<" { inTag = true } else if character == ">" { inTag = false; continue }
-                if inTag || !counting { continue }
-                if character == " " { lead += 1 } else { counting = false }
+            var lead = 0, inTag = false
+            for byte in bytes[row] {
+                if byte == UInt8(ascii: "<") { inTag = true } else if byte == UInt8(ascii: ">") { inTag = false; continue }
+                if inTag { continue }
+                if byte == UInt8(ascii: " ") { lead += 1 } else { break }
             }
-            result += lead == 0 ? "<span class=\"line\">" : "<span class=\"line\" style=\"--lead:\(lead)\">"
+            result += Array((lead == 0 ? "<span class=\"line\">" : "<span class=\"line\" style=\"--lead:\(lead)\">").utf8)
             for tag in open { result += tag }
-            result += row
+            result += bytes[row]
             // Which tags are open at the end of the row (only spans and the like, no void tags).
-            var cursor = row.startIndex
-            while let start = row[cursor...].firstIndex(of: "<"), let end = row[start...].firstIndex(of: ">") {
-                let tag = row[start...end]
-                if tag.hasPrefix("</") {
+            var cursor = row.lowerBound
+            while let start = bytes[cursor..<row.upperBound].firstIndex(of: UInt8(ascii: "<")),
+                  let end = bytes[start..<row.upperBound].firstIndex(of: UInt8(ascii: ">")) {
+                let tag = bytes[start...end]
+                if starts(tag, with: "</") {
                     if !open.isEmpty { open.removeLast() }
-                } else if !tag.hasPrefix("<wbr") && !tag.hasPrefix("<br") && !tag.hasSuffix("/>") {
+                } else if !starts(tag, with: "<wbr") && !starts(tag, with: "<br") && !tag.suffix(2).elementsEqual("/>".utf8) {
                     open.append(tag)
                 }
-                cursor = row.index(after: end)
+                cursor = end + 1
             }
-            result += String(repeating: "</span>", count: open.count)
-            result += index == rows.count - 1 ? "</span>" : "\n</span>"
+            for _ in open { result += Array("</span>".utf8) }
+            result += Array((index == rows.count - 1 ? "</span>" : "\n</span>").utf8)
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     private static func figure(for block: CodeBlock, in lesson: Lesson, context: Context,
