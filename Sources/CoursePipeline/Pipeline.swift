@@ -306,7 +306,9 @@ package struct Pipeline: Sendable {
         settings.compileTimeLimit = options.compileTimeLimit
         settings.sandbox = options.sandbox
         settings.hiddenFolders = [course.folderPath] + (cacheFolder.map { [$0] } ?? [])
-        settings.sandboxMemo = cacheFolder == nil ? nil : Self.userCacheFile("sandbox")
+        // Whether bubblewrap can start here is a fact about the machine (remembered per boot), not
+        // a result: `--no-cache` uses it too.
+        settings.sandboxMemo = Self.userCacheFile("sandbox")
         let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: settings,
                                     cache: cacheFolder.map(ResultCache.init(folder:)))
         let batch = jobs
