@@ -155,18 +155,18 @@ package struct MeasuredChange: Sendable, Equatable {
         return found
     }
 
-    private static let changed = " degisti | yeniden "
-    private static let skippedMark = " | atlanan "
+    private static let changed: StaticString = " degisti | yeniden "
+    private static let skippedMark: StaticString = " | atlanan "
 
     /// The change a line states, nil for a line of another form. The label may hold anything,
     /// `: ` included (the key is what follows the last `: ` before ` degisti`); the key and the
     /// view names hold no space.
     package static func parse(_ line: Substring, outputLine: Int) -> MeasuredChange? {
-        guard let changedRange = line.range(of: changed),
-              let skippedRange = line.range(of: skippedMark, options: .backwards),
+        guard let changedRange = find(changed, in: line),
+              let skippedRange = find(skippedMark, in: line, last: true),
               changedRange.upperBound <= skippedRange.lowerBound else { return nil }
         let head = line[..<changedRange.lowerBound]
-        guard let colon = head.range(of: ": ", options: .backwards) else { return nil }
+        guard let colon = find(": ", in: head, last: true) else { return nil }
         let label = String(head[..<colon.lowerBound])
         let key = String(head[colon.upperBound...])
         guard !label.isEmpty, !key.isEmpty, !key.contains(" ") else { return nil }
@@ -174,10 +174,15 @@ package struct MeasuredChange: Sendable, Equatable {
         let recomputedText = line[changedRange.upperBound..<skippedRange.lowerBound]
         var recomputed: [RecomputedView] = []
         if recomputedText != "yok" {
-            for entry in recomputedText.components(separatedBy: ", ") {
+            var rest = recomputedText
+            while true {
+                let separator = find(", ", in: rest)
+                let entry = separator.map { rest[..<$0.lowerBound] } ?? rest
                 let words = entry.split(separator: " ", omittingEmptySubsequences: false)
                 guard words.count == 2, !words[0].isEmpty, !words[1].isEmpty else { return nil }
                 recomputed.append(RecomputedView(view: String(words[0]), cause: String(words[1])))
+                guard let separator else { break }
+                rest = rest[separator.upperBound...]
             }
         }
         let skippedText = line[skippedRange.upperBound...]
@@ -187,6 +192,25 @@ package struct MeasuredChange: Sendable, Equatable {
             guard skipped.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else { return nil }
         }
         return MeasuredChange(label: label, key: key, recomputed: recomputed, skipped: skipped, outputLine: outputLine)
+    }
+
+    /// Where the ASCII text `needle` stands in `text` (its first place, or its `last`), found
+    /// on UTF-8 bytes: an ASCII byte never stands inside another character's bytes, and a
+    /// warm check reads every output line of the course here.
+    static func find(_ needle: StaticString, in text: Substring, last: Bool = false) -> Range<Substring.Index>? {
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        let bytes = text.utf8
+        guard pattern.count > 0, bytes.count >= pattern.count else { return nil }
+        var found: Range<Substring.Index>?
+        var start = bytes.startIndex
+        while let end = bytes.index(start, offsetBy: pattern.count, limitedBy: bytes.endIndex) {
+            if bytes[start] == pattern[0], bytes[start..<end].elementsEqual(pattern) {
+                found = start..<end
+                if !last { return found }
+            }
+            start = bytes.index(after: start)
+        }
+        return found
     }
 }
 
