@@ -149,7 +149,7 @@ enum ReadingCoding {
         var text = "shape \(reading.needsOwnProgram ? 1 : 0) \(reading.hasMainAttribute ? 1 : 0)\n"
         if !reading.declaredNames.isEmpty { text += "names \(reading.declaredNames.joined(separator: " "))\n" }
         for problem in reading.problems {
-            text += "problem \(problem.line) \(problem.column) \(escaped(problem.message))\n"
+            text += "problem \(problem.line) \(problem.column) \(TreeCoding.escaped(problem.message))\n"
         }
         text += TreeCoding.encode(reading.trees)
         return Array(text.utf8)
@@ -179,7 +179,7 @@ enum ReadingCoding {
                 names = line.split(separator: " ").dropFirst().map(String.init)
             case "problem":
                 guard words.count == 4, let line = Int(words[1]), let column = Int(words[2]) else { return nil }
-                problems.append(SyntaxProblem(line: line, column: column, message: unescaped(words[3])))
+                problems.append(SyntaxProblem(line: line, column: column, message: TreeCoding.unescaped(words[3])))
             default:
                 return nil
             }
@@ -188,39 +188,8 @@ enum ReadingCoding {
         return SwiftBlockReading(problems: problems, needsOwnProgram: shape.own, hasMainAttribute: shape.main,
                                  declaredNames: names, highlighted: nil, trees: trees)
     }
-
-    /// A message on one line: backslashes and line ends written as `\\` and `\n`.
-    static func escaped(_ message: String) -> String {
-        var result = ""
-        for character in message {
-            switch character {
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-
-    static func unescaped(_ line: Substring) -> String {
-        var result = ""
-        var escaping = false
-        for character in line {
-            if escaping {
-                result.append(character == "n" ? "\n" : character)
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else {
-                result.append(character)
-            }
-        }
-        return result
-    }
 }
 
-/// A block's text as a dictionary key: hashed and compared byte for byte, without the Unicode
-/// normalization that `String` hashing does (code is compared exactly, and it is faster).
 struct CodeKey: Hashable {
     let text: String
 
@@ -262,6 +231,8 @@ enum TreeCoding {
         fields.map(escaped).joined(separator: "\t") + "\n"
     }
 
+    /// A field on one line: backslashes, line ends and tabs written as `\\`, `\n` and `\t`
+    /// (also a syntax problem's message in a block's reading).
     static func escaped(_ field: String) -> String {
         var result = ""
         for character in field {
