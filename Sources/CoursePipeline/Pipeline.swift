@@ -161,7 +161,7 @@ package struct Pipeline: Sendable {
         var course = loaded.course
         course.linkedFiles = site.linkedFiles
         let counts = self.counts
-        let drawer = DiagramDrawer(storeFolder: Self.cacheFolder(options.shared, course: course), toolVersion: CoursebookVersion.current,
+        let drawer = DiagramDrawer(storeFolder: Self.cacheFolder(options.shared, course: course), toolVersion: ToolBuild.keyVersion(CoursebookVersion.current),
                                    onDraw: { counts.diagramsDrawn.add(1, ordering: .relaxed) })
         let diagrams = drawer.draw(checked.report, words: site.words.diagram, lessons: course.lessons.count)
         checked.report.cacheRefusals += drawer.refusedEntries
@@ -275,7 +275,7 @@ package struct Pipeline: Sendable {
         }
 
         let counts = self.counts
-        let reader = SwiftBlockReader(storeFolder: cacheFolder, toolVersion: CoursebookVersion.current,
+        let reader = SwiftBlockReader(storeFolder: cacheFolder, toolVersion: ToolBuild.keyVersion(CoursebookVersion.current),
                                       compilerVersion: compiler.version,
                                       onParse: { counts.swiftParses.add(1, ordering: .relaxed) })
         var toRun = CourseCheck.scenariosToRun(course).filter { scope.includes(lesson: $0.place.lesson) }

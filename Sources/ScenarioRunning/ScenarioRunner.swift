@@ -54,7 +54,7 @@ package struct ScenarioRunner: Sendable {
                              sandbox: .refused(reason))
         }
         let looked = jobs.concurrentMap { job -> (key: String, output: String?) in
-            let key = ResultCache.key(toolVersion: CoursebookVersion.current, compilerVersion: compiler.version,
+            let key = ResultCache.key(toolVersion: ToolBuild.keyVersion(CoursebookVersion.current), compilerVersion: compiler.version,
                                       coreDigest: coreDigest, placement: placement.keyPart, source: job.source)
             return (key, cache?.lookup(key))
         }
