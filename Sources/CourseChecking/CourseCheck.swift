@@ -56,14 +56,13 @@ package enum CourseCheck {
         outcomes: [ScenarioPlace: ScenarioOutcome], run: RunReport, compilerVersion: String,
         options: CheckOptions, scope: CheckScope = .wholeCourse, durations: [ScenarioPlace: Duration] = [:]
     ) -> CheckReport {
+        let judged = judgeLessons(course, facts: facts, outcomes: outcomes, options: options, scope: scope)
         var diagnostics: [Diagnostic] = []
         var edits: [Int: [BlockRewrite.Edit]] = [:]
         if scope.judgesCourseRules {
             diagnostics = findings + LimitNoteRules.check(course.lessons, policy: course.config.limitNotes)
-            for (lessonIndex, lesson) in course.lessons.enumerated() where scope.includes(lesson: lessonIndex) {
-                let (blockFindings, coreEdits) = checkBlocks(of: lesson, coreFiles: course.coreFiles,
-                                                             findings: { facts[lessonIndex, $0.id]?.findings ?? [] },
-                                                             update: options.update)
+            for (lessonIndex, judgement) in judged.enumerated() {
+                guard let (blockFindings, coreEdits) = judgement.blocks else { continue }
                 diagnostics += blockFindings
                 if !coreEdits.isEmpty { edits[lessonIndex, default: []] += coreEdits }
             }
@@ -83,14 +82,10 @@ package enum CourseCheck {
                     }
                     continue
                 }
-                let verdict = evaluate(scenario, outcome: outcome, in: lesson, update: options.update)
+                let (verdict, drawn) = judged[lessonIndex].scenarios[scenarioIndex]!
                 diagnostics += verdict.findings
                 var diagrams: [ChangeDiagram] = []
-                if verdict.status == .passed, course.config.diagrams == .on, scenario.drawsDiagrams,
-                   let output = outcome.completedOutput {
-                    let drawn = ChangeDiagramRules.diagrams(for: scenario, output: output,
-                                                            trees: facts[lessonIndex, scenario.block.id]?.trees ?? .none,
-                                                            in: lesson)
+                if let drawn {
                     diagrams = drawn.diagrams
                     diagnostics += drawn.findings
                 }
@@ -138,6 +133,42 @@ package enum CourseCheck {
             compilerRuns: run.compilerRuns, compilerVersion: compilerVersion)
         report.scope = scope
         return report
+    }
+
+    /// What each lesson's own rules and scenarios come to, judged on every core: a lesson's
+    /// judgement depends on nothing outside it, and a large course has thousands of outputs to
+    /// compare and read for change lines. `report` puts them together in course order, so the
+    /// report is the same as when they are judged one after the other.
+    struct LessonJudgement: Sendable {
+        /// The block rules' findings and edits; nil when the check does not judge them here.
+        var blocks: (findings: [Diagnostic], edits: [BlockRewrite.Edit])?
+        /// Per scenario that has an outcome: its verdict, and its diagrams when it gets any.
+        var scenarios: [(verdict: Verdict, drawn: (diagrams: [ChangeDiagram], findings: [Diagnostic])?)?]
+    }
+
+    typealias Verdict = (status: ScenarioResult.Status, findings: [Diagnostic], edit: BlockRewrite.Edit?)
+
+    static func judgeLessons(_ course: Course, facts: CourseFacts, outcomes: [ScenarioPlace: ScenarioOutcome],
+                             options: CheckOptions, scope: CheckScope) -> [LessonJudgement] {
+        Array(course.lessons.indices).concurrentMap { lessonIndex in
+            let lesson = course.lessons[lessonIndex]
+            guard scope.includes(lesson: lessonIndex) else { return LessonJudgement(blocks: nil, scenarios: []) }
+            let blocks = scope.judgesCourseRules
+                ? checkBlocks(of: lesson, coreFiles: course.coreFiles,
+                              findings: { facts[lessonIndex, $0.id]?.findings ?? [] }, update: options.update)
+                : nil
+            let scenarios = lesson.scenarios.indices.map { scenarioIndex -> (verdict: Verdict, drawn: (diagrams: [ChangeDiagram], findings: [Diagnostic])?)? in
+                let scenario = lesson.scenarios[scenarioIndex]
+                guard let outcome = outcomes[ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex)] else { return nil }
+                let verdict = evaluate(scenario, outcome: outcome, in: lesson, update: options.update)
+                guard verdict.status == .passed, course.config.diagrams == .on, scenario.drawsDiagrams,
+                      let output = outcome.completedOutput else { return (verdict, nil) }
+                return (verdict, ChangeDiagramRules.diagrams(for: scenario, output: output,
+                                                             trees: facts[lessonIndex, scenario.block.id]?.trees ?? .none,
+                                                             in: lesson))
+            }
+            return LessonJudgement(blocks: blocks, scenarios: scenarios)
+        }
     }
 
     /// The rules of a lesson's blocks that need no run: illustrations parse, core listings

@@ -124,6 +124,34 @@ struct CourseCheckTests {
         #expect(!strict.succeeded && strict.errorCount == 1)
     }
 
+    /// Lessons are judged on every core and put together in course order: each verdict stays
+    /// with its own scenario and lesson.
+    @Test func lessonsJudgedAtOnceComeTogetherInCourseOrder() {
+        let texts = (1...9).map { number in
+            "# L\n\n```swift scenario\nfirst(\(number))\n```\n\n```output\n\(number)\n```\n\nDR1. n\n\n"
+                + "```swift scenario\nsecond(\(number))\n```\n\n```output\nsecond\n```\n\n```swift core\nstruct Other\(number) {}\n```\n"
+        }
+        let (read, found) = course(texts)
+        var outcomes: [String: ScenarioOutcome] = [:]
+        for number in 1...9 {
+            outcomes["first(\(number))\n"] = .completed(output: number % 3 == 0 ? "other\n" : "\(number)\n", standardError: "", fromCache: false)
+            outcomes["second(\(number))\n"] = .completed(output: number % 2 == 0 ? "second\n" : "\(number)\n", standardError: "", fromCache: false)
+        }
+        let report = CourseCheck.run(read, loadDiagnostics: found, options: CheckOptions(), runner: TableRunner(outcomes: outcomes))
+        #expect(report.results.map(\.lessonIndex) == (0..<9).flatMap { [$0, $0] })
+        #expect(report.results.map(\.status) == (1...9).flatMap { number -> [ScenarioResult.Status] in
+            [number % 3 == 0 ? .failed : .passed, number % 2 == 0 ? .passed : .failed]
+        })
+        let mismatches = report.diagnostics.filter { $0.id == .outputMismatch }
+        #expect(mismatches.map { $0.location?.file ?? "" } == (1...9).flatMap { number -> [String] in
+            Array(repeating: "lessons/0\(number)-lesson.md", count: (number % 3 == 0 ? 1 : 0) + (number % 2 == 0 ? 0 : 1))
+        })
+        #expect(mismatches.compactMap(\.attachment).map { $0.split(separator: "\n").last.map(String.init) ?? "" }
+                == (1...9).flatMap { number -> [String] in (number % 3 == 0 ? ["+other"] : []) + (number % 2 == 0 ? [] : ["+\(number)"]) })
+        #expect(report.diagnostics.filter { $0.id == .coreListingDrift }.map { $0.location?.file ?? "" }
+                == (1...9).map { "lessons/0\($0)-lesson.md" })
+    }
+
     @Test func coreListingDrift() {
         let text = "# L\n\n```swift core\nstruct Other {}\n```\n"
         let (read, found) = course([text])
