@@ -148,6 +148,34 @@ package struct MeasuredChange: Sendable, Equatable {
 
     /// The change lines of an output, in order; other lines are passed over.
     package static func all(in output: String) -> [MeasuredChange] {
+        // A line feed is a character of its own unless a carriage return comes before it (CR LF
+        // is one character, and splitting on characters does not end a line there): without a
+        // carriage return, the lines end at the line feed bytes, found without reading
+        // characters. A warm check reads every output of the course here.
+        let byBytes = output.utf8.withContiguousStorageIfAvailable { bytes -> [MeasuredChange]? in
+            guard !bytes.contains(UInt8(ascii: "\r")) else { return nil }
+            var found: [MeasuredChange] = []
+            var start = 0
+            var number = 1
+            while true {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                let change: MeasuredChange?
+                if line.allSatisfy({ $0 < 0x80 }) {
+                    change = parse(ascii: line, outputLine: number)
+                } else {
+                    let utf8 = output.utf8
+                    change = parse(text: output[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)],
+                                   outputLine: number)
+                }
+                if let change { found.append(change) }
+                guard end < bytes.count else { break }
+                start = end + 1
+                number += 1
+            }
+            return found
+        }
+        if let found = byBytes ?? nil { return found }
         var found: [MeasuredChange] = []
         for (index, line) in output.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if let change = parse(line, outputLine: index + 1) { found.append(change) }
@@ -162,6 +190,18 @@ package struct MeasuredChange: Sendable, Equatable {
     /// `: ` included (the key is what follows the last `: ` before ` degisti`); the key and the
     /// view names hold no space.
     package static func parse(_ line: Substring, outputLine: Int) -> MeasuredChange? {
+        var line = line
+        if let change = line.withUTF8({ bytes in
+            bytes.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") } ? parse(ascii: bytes, outputLine: outputLine) : nil
+        }) {
+            return change
+        }
+        return parse(text: line, outputLine: outputLine)
+    }
+
+    /// `parse` on characters: the words of a line are apart where a space or comma character
+    /// stands, and a space followed by a combining mark is one character, not a space.
+    package static func parse(text line: Substring, outputLine: Int) -> MeasuredChange? {
         guard let changedRange = find(changed, in: line),
               let skippedRange = find(skippedMark, in: line, last: true),
               changedRange.upperBound <= skippedRange.lowerBound else { return nil }
@@ -192,6 +232,66 @@ package struct MeasuredChange: Sendable, Equatable {
             guard skipped.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else { return nil }
         }
         return MeasuredChange(label: label, key: key, recomputed: recomputed, skipped: skipped, outputLine: outputLine)
+    }
+
+    /// `parse` of a line of ASCII bytes without a carriage return: each byte is a character of
+    /// its own there, so the words are apart at space and comma bytes, read without building a
+    /// character or a substring. It answers exactly as `parse(text:)` does.
+    static func parse(ascii line: UnsafeBufferPointer<UInt8>, outputLine: Int) -> MeasuredChange? {
+        let space = UInt8(ascii: " ")
+        guard let changed = find(changed, in: line, 0..<line.count),
+              let skippedAt = find(skippedMark, in: line, 0..<line.count, last: true),
+              changed.upperBound <= skippedAt.lowerBound,
+              let colon = find(": ", in: line, 0..<changed.lowerBound, last: true) else { return nil }
+        let labelBytes = 0..<colon.lowerBound
+        let keyBytes = colon.upperBound..<changed.lowerBound
+        guard !labelBytes.isEmpty, !keyBytes.isEmpty, !line[keyBytes].contains(space) else { return nil }
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: line[range]), as: UTF8.self) }
+        func isNone(_ range: Range<Int>) -> Bool { line[range].elementsEqual("yok".utf8) }
+
+        var recomputed: [RecomputedView] = []
+        let recomputedBytes = changed.upperBound..<skippedAt.lowerBound
+        if !isNone(recomputedBytes) {
+            var rest = recomputedBytes
+            while true {
+                let separator = find(", ", in: line, rest)
+                let entry = rest.lowerBound..<(separator?.lowerBound ?? rest.upperBound)
+                guard let gap = line[entry].firstIndex(of: space), gap > entry.lowerBound, gap + 1 < entry.upperBound,
+                      !line[(gap + 1)..<entry.upperBound].contains(space) else { return nil }
+                recomputed.append(RecomputedView(view: text(entry.lowerBound..<gap), cause: text((gap + 1)..<entry.upperBound)))
+                guard let separator else { break }
+                rest = separator.upperBound..<rest.upperBound
+            }
+        }
+        var skipped: [String] = []
+        let skippedBytes = skippedAt.upperBound..<line.count
+        if !isNone(skippedBytes) {
+            var start = skippedBytes.lowerBound
+            while true {
+                let end = line[start..<skippedBytes.upperBound].firstIndex(of: UInt8(ascii: ",")) ?? skippedBytes.upperBound
+                guard end > start, !line[start..<end].contains(space) else { return nil }
+                skipped.append(text(start..<end))
+                guard end < skippedBytes.upperBound else { break }
+                start = end + 1
+            }
+        }
+        return MeasuredChange(label: text(labelBytes), key: text(keyBytes), recomputed: recomputed, skipped: skipped,
+                              outputLine: outputLine)
+    }
+
+    /// Where the ASCII text `needle` stands among `bytes[range]` (its first place, or its `last`).
+    private static func find(_ needle: StaticString, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+                             last: Bool = false) -> Range<Int>? {
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        guard pattern.count > 0, range.count >= pattern.count else { return nil }
+        let starts = range.lowerBound...(range.upperBound - pattern.count)
+        func matches(_ start: Int) -> Bool {
+            guard bytes[start] == pattern[0] else { return false }
+            for offset in 1..<pattern.count where bytes[start + offset] != pattern[offset] { return false }
+            return true
+        }
+        let found = last ? starts.reversed().first(where: matches) : starts.first(where: matches)
+        return found.map { $0..<($0 + pattern.count) }
     }
 
     /// Where the ASCII text `needle` stands in `text` (its first place, or its `last`), found
