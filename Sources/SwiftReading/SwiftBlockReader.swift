@@ -155,7 +155,54 @@ enum ReadingCoding {
         return Array(text.utf8)
     }
 
+    /// A stored reading read back. Most are ASCII without a carriage return, where every byte
+    /// is a character of its own: those are read on their bytes, lines and fields found by
+    /// their separator bytes (a warm check reads thousands). Any other is read on characters,
+    /// as it always was; both ways give the same answer.
     static func decode(_ payload: [UInt8]) -> SwiftBlockReading? {
+        guard payload.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) else { return decode(text: payload) }
+        return payload.withUnsafeBufferPointer { decode(ascii: $0) }
+    }
+
+    static func decode(ascii bytes: UnsafeBufferPointer<UInt8>) -> SwiftBlockReading? {
+        let space = UInt8(ascii: " ")
+        var shape: (own: Bool, main: Bool)?
+        var problems: [SyntaxProblem] = []
+        var names: [String] = []
+        var trees = TreeCoding.Decoder()
+        var start = 0
+        while start < bytes.count {
+            guard let end = bytes[start..<bytes.count].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            start = end + 1
+            if let understood = trees.take(TreeCoding.fields(ascii: line)) {
+                guard understood else { return nil }
+                continue
+            }
+            let words = TreeCoding.split(line, at: space, maxSplits: 3)
+            func word(_ index: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: line[words[index]]) }
+            func text(_ index: Int) -> String { String(decoding: word(index), as: UTF8.self) }
+            switch text(0) {
+            case "shape":
+                guard words.count == 3 else { return nil }
+                shape = (word(1).elementsEqual("1".utf8), word(2).elementsEqual("1".utf8))
+            case "names":
+                names = TreeCoding.split(line, at: space, maxSplits: .max).dropFirst().filter { !$0.isEmpty }
+                    .map { String(decoding: UnsafeBufferPointer(rebasing: line[$0]), as: UTF8.self) }
+            case "problem":
+                guard words.count == 4, let number = Int(text(1)), let column = Int(text(2)) else { return nil }
+                problems.append(SyntaxProblem(line: number, column: column, message: TreeCoding.unescaped(ascii: word(3))))
+            default:
+                return nil
+            }
+        }
+        guard let shape, let trees = trees.finish() else { return nil }
+        return SwiftBlockReading(problems: problems, needsOwnProgram: shape.own, hasMainAttribute: shape.main,
+                                 declaredNames: names, highlighted: nil, trees: trees)
+    }
+
+    /// `decode` on characters, for a reading that is not all ASCII.
+    static func decode(text payload: [UInt8]) -> SwiftBlockReading? {
         let text = String(decoding: payload, as: UTF8.self)
         var shape: (own: Bool, main: Bool)?
         var problems: [SyntaxProblem] = []
@@ -246,6 +293,45 @@ enum TreeCoding {
         return result
     }
 
+    /// `unescaped` of an ASCII field, on its bytes.
+    static func unescaped(ascii field: UnsafeBufferPointer<UInt8>) -> String {
+        let backslash = UInt8(ascii: "\\")
+        guard field.contains(backslash) else { return String(decoding: field, as: UTF8.self) }
+        var result: [UInt8] = []
+        result.reserveCapacity(field.count)
+        var escaping = false
+        for byte in field {
+            if escaping {
+                result.append(byte == UInt8(ascii: "n") ? UInt8(ascii: "\n") : byte == UInt8(ascii: "t") ? UInt8(ascii: "\t") : byte)
+                escaping = false
+            } else if byte == backslash {
+                escaping = true
+            } else {
+                result.append(byte)
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// The places of the parts of `line` between `separator` bytes, empty ones kept, the last
+    /// holding the rest after `maxSplits` separators (as `split(separator:maxSplits:
+    /// omittingEmptySubsequences: false)` cuts a line of ASCII characters).
+    static func split(_ line: UnsafeBufferPointer<UInt8>, at separator: UInt8, maxSplits: Int) -> [Range<Int>] {
+        var parts: [Range<Int>] = []
+        var start = 0
+        while parts.count < maxSplits, let end = line[start..<line.count].firstIndex(of: separator) {
+            parts.append(start..<end)
+            start = end + 1
+        }
+        parts.append(start..<line.count)
+        return parts
+    }
+
+    /// The fields of a line of ASCII characters, unescaped.
+    static func fields(ascii line: UnsafeBufferPointer<UInt8>) -> [String] {
+        split(line, at: UInt8(ascii: "\t"), maxSplits: .max).map { unescaped(ascii: UnsafeBufferPointer(rebasing: line[$0])) }
+    }
+
     static func unescaped(_ field: Substring) -> String {
         var result = ""
         var escaping = false
@@ -269,7 +355,11 @@ enum TreeCoding {
 
         /// nil for a line that is not about trees; whether it was understood otherwise.
         mutating func take(_ line: Substring) -> Bool? {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(TreeCoding.unescaped)
+            take(line.split(separator: "\t", omittingEmptySubsequences: false).map(TreeCoding.unescaped))
+        }
+
+        /// `take` of a line's fields, unescaped.
+        mutating func take(_ fields: [String]) -> Bool? {
             switch fields.first {
             case "tree":
                 guard fields.count == 3, let number = Int(fields[1]), let binding = Self.optional(fields[2]) else { return fail() }

@@ -114,6 +114,56 @@ struct SwiftBlockReaderTests {
         #expect(read[0].highlighted?.hasSuffix("\n") == true)
     }
 
+    /// Stored readings of ASCII are read on their bytes, others on characters: both ways must
+    /// give the same reading, or refuse the same entries.
+    @Test(arguments: [
+        "shape 1 0\n",
+        "shape 0 1\nnames a b  c\nproblem 2 5 a \\\\ b\\nc\\t d\n",
+        "shape 0 0\nnames\n",
+        "shape 0 0\nproblem +2 -5 x\n",
+        "shape 0 0\nproblem 2 5\n",
+        "shape 0 0\nproblem two 5 x\n",
+        "shape 1\n",
+        "shape 1 0",
+        "names a\n",
+        "shape 0 0\ntree\t3\t=tree\nview\tA\t-\tk\tj\nview\tB\t=A\nstore\tstate\tk\tA\nstore\tmodel\tj\to\nstore\tenvironment\te\t\n",
+        "shape 0 0\ntree\t3\t-\nview\tTab\\tName\t=A\\\\B\tline\\nkey\nunwritten\t9\tits views are a variable\n",
+        "shape 0 0\nview\tA\t-\n",
+        "shape 0 0\ntree\t3\tname\n",
+        "shape 0 0\ntree\t3\t-\nstore\tsomething\tk\tA\n",
+        "shape 0 0\ntr\\ee\t3\t-\n",
+        "shape 0 0\nunwritten\tx\ty\n",
+        "shape 0 0\nother line\n",
+        "",
+        "\n",
+    ])
+    func bytesAndCharactersAgree(payload: String) {
+        let bytes = Array(payload.utf8)
+        let byBytes = bytes.withUnsafeBufferPointer { ReadingCoding.decode(ascii: $0) }
+        #expect(byBytes == ReadingCoding.decode(text: bytes))
+        #expect(ReadingCoding.decode(bytes) == ReadingCoding.decode(text: bytes))
+    }
+
+    @Test func asciiReadingsAreReadInFull() throws {
+        let payload = Array("shape 1 0\nnames a b\nproblem 2 5 a \\\\ b\\tc\ntree\t3\t=t\nview\tA\t-\tk\nstore\tstate\tk\tA\nunwritten\t9\twhy\n".utf8)
+        let reading = try #require(ReadingCoding.decode(payload))
+        #expect(reading.needsOwnProgram && !reading.hasMainAttribute)
+        #expect(reading.declaredNames == ["a", "b"])
+        #expect(reading.problems == [SyntaxProblem(line: 2, column: 5, message: "a \\ b\tc")])
+        #expect(reading.trees.written == [WrittenTree(binding: "t", line: 3, views: [WrittenView("A", parent: nil, reads: ["k"])],
+                                                      storage: [("k", .state(owner: "A"))])])
+        #expect(reading.trees.unwritten == [UnwrittenTree(line: 9, reason: "why")])
+    }
+
+    /// A backslash followed by a combining mark is one character, which is no escape: such a
+    /// reading is read on characters, as it was written.
+    @Test func aReadingBeyondASCIIIsReadOnCharacters() {
+        let reading = SwiftBlockReading(problems: [SyntaxProblem(line: 1, column: 1, message: "\\\u{301}n ş\r\n")],
+                                        needsOwnProgram: false, hasMainAttribute: true, declaredNames: ["ş"],
+                                        highlighted: nil)
+        #expect(ReadingCoding.decode(ReadingCoding.encode(reading)) == reading)
+    }
+
     @Test func messagesSurviveTheStore() {
         let reading = SwiftBlockReading(problems: [SyntaxProblem(line: 2, column: 5, message: "a \\ b\nc")],
                                         needsOwnProgram: true, hasMainAttribute: false, declaredNames: ["x", "y"],
