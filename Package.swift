@@ -35,11 +35,11 @@ let hostLinkerSettings: [LinkerSetting] = [
 /// The import rules of the architecture: each layer's dependencies are exactly what it may
 /// import (the LayerRules plugin fails a build whose sources import a target of this package
 /// that is not listed here). The model knows no parser and no process; only LessonParsing
-/// imports cmark-gfm; only ScenarioRunning imports CProcess and starts programs; checking
-/// knows no HTML and no runner; the site never runs a scenario.
+/// imports cmark-gfm; only CourseFiles imports libcrypto; only ScenarioRunning imports CProcess
+/// and starts programs; checking knows no HTML and no runner; the site never runs a scenario.
 let layers: [(name: String, mayImport: [String])] = [
     ("CourseModel", []),
-    ("CourseFiles", []),
+    ("CourseFiles", ["CLibCrypto"]),
     ("LessonParsing", ["CourseModel", "CourseFiles", "CCmarkGFM"]),
     ("SwiftReading", ["CourseModel", "CourseFiles"]),
     ("ScenarioRunning", ["CourseModel", "CourseFiles", "CProcess"]),
@@ -69,7 +69,8 @@ let forbiddenReaches: [(from: String, to: String)] = [
     ("PreviewServer", "CourseChecking"), ("PreviewServer", "SwiftReading"),
 ]
 /// Only these layers may import a C module.
-let cModuleOwners = ["CCmarkGFM": "LessonParsing", "CProcess": "ScenarioRunning", "CMicroHTTPD": "PreviewServer"]
+let cModuleOwners = ["CCmarkGFM": "LessonParsing", "CProcess": "ScenarioRunning", "CMicroHTTPD": "PreviewServer",
+                     "CLibCrypto": "CourseFiles"]
 
 func reach(of layer: String) -> Set<String> {
     var found: Set<String> = []
@@ -115,6 +116,13 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
 
+        // OpenSSL's libcrypto: SHA-256 and HMAC for the content-addressed cache (only
+        // CourseFiles sees it).
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+
         // pipe2 and posix_spawn_file_actions_addchdir_np, which Swift's Glibc does not show.
         .target(name: "CProcess"),
 
@@ -124,8 +132,8 @@ let package = Package(
         // Course, Lesson, CodeBlock, Scenario, LimitNote, Diagnostic, CheckReport: values only.
         .target(name: "CourseModel", plugins: layerRules),
 
-        // Atomic writes, SHA-256 and the content-addressed store.
-        .target(name: "CourseFiles", plugins: layerRules),
+        // Atomic writes, SHA-256 (through libcrypto) and the content-addressed store.
+        .target(name: "CourseFiles", dependencies: dependencies(of: "CourseFiles"), plugins: layerRules),
 
         // The only code that talks to cmark-gfm: one parse per lesson, course.json, loading.
         .target(name: "LessonParsing", dependencies: dependencies(of: "LessonParsing"), plugins: layerRules),

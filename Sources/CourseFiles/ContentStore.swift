@@ -9,14 +9,15 @@ import Synchronization
 /// work is done again and written over it.
 package struct ContentStore: Sendable {
     package var folder: String
-    /// Nil when there is no secret: nothing is read or written.
-    private var secret: [UInt8]?
+    /// This machine's secret, ready to sign with; nil when there is none: nothing is read or
+    /// written.
+    private var secret: HMACKey?
     /// Entries refused so far, shared by copies of this store.
     private let refused: Refusals
 
     package init(folder: String, secret: Result<CacheSecret, CacheSecretError> = CacheSecret.machine) {
         self.folder = folder
-        self.secret = try? secret.get().bytes
+        self.secret = (try? secret.get().bytes).map(HMACKey.init)
         refused = Refusals()
         // A store folder that is a symbolic link could lead the writes anywhere.
         var info = stat()
@@ -38,8 +39,11 @@ package struct ContentStore: Sendable {
 
     private func path(_ key: String, _ suffix: String) -> String { "\(folder)/\(key).\(suffix)" }
 
-    private func signature(_ key: String, _ payload: some Sequence<UInt8>) -> String {
-        SHA256.hmac(key: secret ?? [], message: Array((key + "\n").utf8) + payload)
+    /// The HMAC of the key's line and the payload; nil without a secret.
+    private func signature(_ key: String, _ payload: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard let secret else { return nil }
+        var line = key + "\n"
+        return line.withUTF8 { Array(secret.signature(UnsafeRawBufferPointer($0), payload).utf8) }
     }
 
     /// The payload stored under `key`, or nil when there is none or it is refused.
@@ -64,8 +68,8 @@ package struct ContentStore: Sendable {
         // An entry an earlier version of the tool wrote is only a miss.
         if !bytes.starts(with: Array(Self.magic.utf8)), bytes.starts(with: Array("coursebook-entry ".utf8)) { return nil }
         guard bytes.count > signatureEnd, bytes.starts(with: header), bytes[signatureEnd] == UInt8(ascii: "\n"),
-              String(decoding: bytes[header.count..<signatureEnd], as: UTF8.self)
-                == signature(key, bytes[(signatureEnd + 1)...]) else {
+              bytes[header.count..<signatureEnd].elementsEqual(
+                bytes.withUnsafeBytes { signature(key, UnsafeRawBufferPointer(rebasing: $0[(signatureEnd + 1)...])) } ?? []) else {
             refused.count.add(1, ordering: .relaxed)
             return nil
         }
@@ -86,7 +90,8 @@ package struct ContentStore: Sendable {
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: entries.count, by: workers) {
                 let (key, payload) = entries[index]
-                let bytes = Array((Self.magic + key + "\n" + signature(key, payload) + "\n").utf8) + payload
+                guard let signed = payload.withUnsafeBytes({ signature(key, $0) }) else { continue }
+                let bytes = Array((Self.magic + key + "\n").utf8) + signed + [UInt8(ascii: "\n")] + payload
                 // A rename replaces whatever had the name, a refused link included.
                 try? writeAtomically(bytes, to: path(key, suffix), keepingPermissions: false)
             }

@@ -31,7 +31,43 @@ struct SHA256Tests {
     }
 }
 
+/// A digest is a value: a copy taken midway goes on by itself.
+struct SHA256ValueTests {
+    @Test func aCopyGoesOnByItself() {
+        var first = SHA256()
+        first.update("ab")
+        var second = first
+        first.update("c")
+        second.update("d")
+        #expect(first.finalize() == SHA256.hex("abc"))
+        #expect(second.finalize() == SHA256.hex("abd"))
+        var third = SHA256()
+        third.update("ab")
+        let copy = third
+        #expect(third.finalizeBytes().count == 32)
+        var later = copy
+        later.update("c")
+        #expect(later.finalize() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+}
+
 struct HMACTests {
+    /// A key made ready once signs every message as a fresh HMAC does, in parts or whole, and
+    /// the empty key (RFC 2104 pads it like any other) is a key too.
+    @Test func aReadyKeySignsManyMessages() {
+        let key = HMACKey(Array("Jefe".utf8))
+        let head = Array("what do ya ".utf8), tail = Array("want for nothing?".utf8)
+        for _ in 0..<3 {
+            let signed = head.withUnsafeBytes { head in tail.withUnsafeBytes { tail in key.signature(head, tail) } }
+            #expect(signed == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        }
+        #expect(SHA256.hmac(key: [], message: []) == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
+        // A key shorter than a block is padded with zeros, so a trailing zero changes nothing.
+        #expect(HMACKey([]).signature(Array("x".utf8)) == HMACKey([0]).signature(Array("x".utf8)))
+        #expect(HMACKey([]).signature(Array("x".utf8)) != HMACKey([1]).signature(Array("x".utf8)))
+    }
+
+
     /// RFC 4231, test cases 1, 2 and 6 (a key longer than a block).
     @Test func rfc4231() {
         #expect(SHA256.hmac(key: [UInt8](repeating: 0x0b, count: 20), message: Array("Hi There".utf8))
