@@ -27,8 +27,9 @@ enum ChangeDiagramRules {
         var diagrams: [ChangeDiagram] = []
         var disagreements: [Diagnostic] = []
         var unanswered: Diagnostic?
+        let known = KnownTrees(trees)
         for change in changes {
-            switch tree(for: change, among: trees) {
+            switch tree(for: change, among: known) {
             case .found(let tree):
                 diagrams.append(ChangeDiagram(tree: tree, change: change))
             case .unwritten(let reason, let line):
@@ -54,9 +55,30 @@ enum ChangeDiagramRules {
         case disagrees(String, line: Int?)
     }
 
+    /// What `tree(for:among:)` asks of a scenario's written trees, worked out once for all its
+    /// change lines: each tree's view names in order, its shape, and why it cannot be drawn.
+    struct KnownTrees {
+        var trees: ScenarioTrees
+        var sortedNames: [[String]]
+        var shapes: [String]
+        var undrawableReasons: [String?]
+
+        init(_ trees: ScenarioTrees) {
+            self.trees = trees
+            sortedNames = trees.written.map { $0.views.map(\.name).sorted() }
+            shapes = trees.written.map { $0.views.map { "\($0.name)\u{0}\($0.parent ?? "\u{1}")" }.joined(separator: "\n") }
+            undrawableReasons = trees.written.map(\.undrawableReason)
+        }
+    }
+
     static func tree(for change: MeasuredChange, among trees: ScenarioTrees) -> Match {
+        tree(for: change, among: KnownTrees(trees))
+    }
+
+    static func tree(for change: MeasuredChange, among known: KnownTrees) -> Match {
+        let trees = known.trees
         let named = change.views.sorted()
-        let candidates = trees.written.filter { $0.views.map(\.name).sorted() == named }
+        let candidates = trees.written.indices.filter { known.sortedNames[$0] == named }
         guard !candidates.isEmpty else {
             guard let closest = trees.written.max(by: { overlap($0, change) < overlap($1, change) }) else {
                 return .unwritten(reason: "it writes out no ViewTree(nodes:storage:) of its own", line: nil)
@@ -74,15 +96,15 @@ enum ChangeDiagramRules {
         }
         // Among trees of the same views, the ones on which the line's answer follows from the
         // reads; when none does (a core with another rule), any of them.
-        let agreeing = candidates.filter { agrees($0, change) }
+        let agreeing = candidates.filter { agrees(trees.written[$0], change) }
         let chosen = agreeing.isEmpty ? candidates : agreeing
-        let shapes = Set(chosen.map { $0.views.map { "\($0.name)\u{0}\($0.parent ?? "\u{1}")" }.joined(separator: "\n") })
+        let shapes = Set(chosen.map { known.shapes[$0] })
         guard shapes.count == 1 else {
             return .unwritten(reason: "line \(change.outputLine) of its output fits \(chosen.count) view trees of different shapes",
-                              line: chosen[0].line)
+                              line: trees.written[chosen[0]].line)
         }
-        let tree = chosen[0]
-        if let reason = tree.undrawableReason {
+        let tree = trees.written[chosen[0]]
+        if let reason = known.undrawableReasons[chosen[0]] {
             return .unwritten(reason: "its view tree is not a tree (\(reason))", line: tree.line)
         }
         return .found(tree)

@@ -140,6 +140,22 @@ struct ChangeDiagramRulesTests {
             == ["no change diagrams for this scenario: its view tree is not a tree (two views are named 'A'); write its views and storage out as literals, or add 'no-diagram' to the block"])
     }
 
+    /// What is worked out once per scenario (each tree's names, shape, whether it can be
+    /// drawn) stays with its own tree: a line of the second tree draws the second, and a
+    /// line of the first, which is no tree, gets the note.
+    @Test func eachTreeKeepsWhatIsKnownOfIt() {
+        let loop = WrittenTree(binding: "loop", line: 2, views: [
+            WrittenView("A", parent: "B", reads: ["k"]), WrittenView("B", parent: "A", reads: []),
+        ], storage: [])
+        let found = diagrams(ScenarioTrees(written: [loop, Self.counter]))
+        #expect(found.findings.isEmpty)
+        #expect(found.diagrams.map(\.tree) == [Self.counter, Self.counter])
+        let both = diagrams(ScenarioTrees(written: [loop, Self.counter]),
+                            output: Self.output + "x: k degisti | yeniden A olcum-disi | atlanan B\n")
+        #expect(both.diagrams.isEmpty)
+        #expect(both.findings.map(\.summary) == ["no change diagrams for this scenario: its view tree is not a tree (the parents of 'A' lead back to it); write its views and storage out as literals, or add 'no-diagram' to the block"])
+    }
+
     /// Every tree is written out, and the output names a view none of them has: the picture
     /// would be wrong, so it is an error at the scenario's line.
     @Test func aViewTheTreeDoesNotHaveIsAnError() {
