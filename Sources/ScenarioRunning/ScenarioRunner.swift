@@ -64,8 +64,14 @@ package struct ScenarioRunner: Sendable {
         }
         var ahead: BatchAhead?
         if let batchGuess {
-            let guessed = sources.indices.filter { looked[$0].output == nil && batchGuess[$0] }
-            if guessed.count > 1 {
+            let pending = sources.indices.filter { looked[$0].output == nil }
+            let guessed = pending.filter { batchGuess[$0] }
+            if pending.count == 1 {
+                // One scenario to compile (an author's edit) is a program of its own whatever its
+                // shape; only `@main` changes how it is compiled.
+                let hasMainAttribute = sources[pending[0]].code.contains("@main")
+                ahead = BatchAhead(runner: self, alone: pending[0], hasMainAttribute: hasMainAttribute, sources: sources)
+            } else if guessed.count > 1 {
                 ahead = BatchAhead(runner: self, indices: guessed, sources: sources)
             }
         }
@@ -106,7 +112,7 @@ package struct ScenarioRunner: Sendable {
         // The batch compiled ahead serves only if the shapes batch exactly what was guessed;
         // otherwise it is waited for (its compiler would only slow the right one) and dropped.
         var ahead = started.aheadOfShapes
-        if let guessed = ahead, guessed.indices != pending.filter({ !jobs[$0].shape.needsOwnProgram }) {
+        if let guessed = ahead, !guessed.serves(pending: pending, jobs: jobs) {
             _ = guessed.compiled.wait()
             ahead = nil
         }
@@ -146,12 +152,21 @@ package struct ScenarioRunner: Sendable {
     /// there are cores, in the order given: the scenario files (the heavy part, one per core)
     /// go first, so that they run side by side, and the light files (core files,
     /// `main.swift`) after them.
-    func compileBatch(_ indices: [Int], sources: [ScenarioSource], in folder: String, output: String) -> CompileResult {
-        let files = ScenarioProgram.batch(indices.map { ($0, sources[$0]) }, fileCount: settings.parallelism)
+    func compileBatch(files: [(name: String, contents: String)], in folder: String, output: String) -> CompileResult {
         let written = Self.write(files, in: folder)
         let paths = written.dropLast() + coreFiles.map(\.path) + [written.last!]
         return compiler.compile(sources: Array(paths), output: output, workingDirectory: folder,
                                 jobs: settings.parallelism, timeLimit: settings.compileTimeLimit)
+    }
+
+    /// Compiles a program of one scenario: its own file first (it is the heavy one), then the
+    /// core, the prelude last.
+    func compileAlone(files: [(name: String, contents: String)], in folder: String, output: String, jobs: Int,
+                      hasMainAttribute: Bool) -> CompileResult {
+        let written = Self.write(files, in: folder)
+        let paths = written.prefix(1) + coreFiles.map(\.path) + written.dropFirst()
+        return compiler.compile(sources: Array(paths), output: output, workingDirectory: folder,
+                                jobs: jobs, parseAsLibrary: hasMainAttribute, timeLimit: settings.compileTimeLimit)
     }
 
     /// Writes generated files and returns their paths. A file that cannot be written shows up
@@ -195,23 +210,63 @@ package struct RunStart: Sendable {
     let aheadOfShapes: BatchAhead?
 }
 
-/// A batch program compiling before the scenarios' shapes are known, in a scratch folder of its
-/// own: the scenarios (indices into the run's sources) that the guess put in the batch.
+/// A program compiling before the scenarios' shapes are known, in a scratch folder of its own:
+/// a batch of the scenarios (indices into the run's sources) that the guess put in it, or the
+/// one scenario a run has to compile, alone.
 final class BatchAhead: Sendable {
-    let indices: [Int]
+    enum Kind: Equatable {
+        case batch([Int])
+        case alone(Int, hasMainAttribute: Bool)
+    }
+
+    let kind: Kind
     let workspace: String
     let folder: String
     let program: String
+    /// The generated files (a program of one scenario places its compiler messages by them).
+    let files: [(name: String, contents: String)]
     let compiled: Background<CompileResult>
 
-    init(runner: ScenarioRunner, indices: [Int], sources: [ScenarioSource]) {
-        self.indices = indices
+    /// The batch of `indices`.
+    convenience init(runner: ScenarioRunner, indices: [Int], sources: [ScenarioSource]) {
+        self.init(kind: .batch(indices), files: ScenarioProgram.batch(indices.map { ($0, sources[$0]) },
+                                                                     fileCount: runner.settings.parallelism)) {
+            runner.compileBatch(files: $0, in: $1, output: $2)
+        }
+    }
+
+    /// The program of scenario `index` alone.
+    convenience init(runner: ScenarioRunner, alone index: Int, hasMainAttribute: Bool, sources: [ScenarioSource]) {
+        let files = ScenarioProgram.standalone(sources[index], hasMainAttribute: hasMainAttribute,
+                                               unbufferedFromOutside: ScenarioProgram.unbufferedOutput != nil)
+        self.init(kind: .alone(index, hasMainAttribute: hasMainAttribute), files: files) {
+            runner.compileAlone(files: $0, in: $1, output: $2, jobs: runner.settings.parallelism,
+                                hasMainAttribute: hasMainAttribute)
+        }
+    }
+
+    private init(kind: Kind, files: [(name: String, contents: String)],
+                 compile: @escaping @Sendable ([(name: String, contents: String)], String, String) -> CompileResult) {
+        self.kind = kind
+        self.files = files
         workspace = ScenarioRunner.makeWorkspace()
-        folder = workspace + "/batch-ahead"
+        folder = workspace + "/ahead"
         program = folder + "/program"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let (folder, program) = (folder, program)
-        compiled = Background { runner.compileBatch(indices, sources: sources, in: folder, output: program) }
+        compiled = Background { compile(files, folder, program) }
+    }
+
+    /// Whether the shapes compile `pending` the way this program was begun: the batch holds
+    /// exactly the scenarios the shapes batch; the one scenario is alone, with `@main` or not as
+    /// its shape says.
+    func serves(pending: [Int], jobs: [ScenarioJob]) -> Bool {
+        switch kind {
+        case .batch(let indices):
+            return indices == pending.filter { !jobs[$0].shape.needsOwnProgram }
+        case .alone(let index, let hasMainAttribute):
+            return pending == [index] && jobs[index].shape.hasMainAttribute == hasMainAttribute
+        }
     }
 
     /// Removes the scratch folder, once the compiler is done with it.
@@ -354,6 +409,15 @@ private final class RunSession: Sendable {
         return [culprit] + runTogether(indices.filter { $0 != culprit })
     }
 
+    /// The program compiled ahead of the shapes, when it is the one asked for and not yet taken.
+    private func takeAhead(_ kind: BatchAhead.Kind) -> BatchAhead? {
+        guard let ahead = batchAhead, ahead.kind == kind else { return nil }
+        return state.withLock { state in
+            defer { state.batchAheadTaken = true }
+            return state.batchAheadTaken ? nil : ahead
+        }
+    }
+
     /// A batch program compiled, or not.
     private struct CompiledBatch {
         var compiled: CompileResult
@@ -362,14 +426,14 @@ private final class RunSession: Sendable {
     }
 
     private func compileTogether(_ indices: [Int]) -> CompiledBatch {
-        if let ahead = batchAhead, ahead.indices == indices,
-           state.withLock({ state in defer { state.batchAheadTaken = true }; return !state.batchAheadTaken }) {
+        if let ahead = takeAhead(.batch(indices)) {
             return CompiledBatch(compiled: ahead.compiled.wait(), program: ahead.program, folder: ahead.folder)
         }
         let folder = newProgramFolder("batch")
         let program = "\(folder)/program"
         state.withLock { $0.compilerRuns += 1 }
-        return CompiledBatch(compiled: runner.compileBatch(indices, sources: jobs.map(\.source), in: folder, output: program),
+        let files = ScenarioProgram.batch(indices.map { ($0, jobs[$0].source) }, fileCount: runner.settings.parallelism)
+        return CompiledBatch(compiled: runner.compileBatch(files: files, in: folder, output: program),
                              program: program, folder: folder)
     }
 
@@ -417,13 +481,22 @@ private final class RunSession: Sendable {
     private func runAlone(_ index: Int, compilerJobs: Int) {
         let source = jobs[index].source
         let shape = jobs[index].shape
-        let folder = newProgramFolder("alone")
-        let program = "\(folder)/program"
-        let unbuffered = ScenarioProgram.unbufferedOutput
-        let files = ScenarioProgram.standalone(source, hasMainAttribute: shape.hasMainAttribute,
-                                               unbufferedFromOutside: unbuffered != nil)
-        let compiled = compile(files, in: folder, output: program, jobs: compilerJobs,
-                               parseAsLibrary: shape.hasMainAttribute)
+        let folder: String
+        let program: String
+        let files: [(name: String, contents: String)]
+        let compiled: CompileResult
+        if compilerJobs == runner.settings.parallelism,
+           let ahead = takeAhead(.alone(index, hasMainAttribute: shape.hasMainAttribute)) {
+            (folder, program, files, compiled) = (ahead.folder, ahead.program, ahead.files, ahead.compiled.wait())
+        } else {
+            folder = newProgramFolder("alone")
+            program = "\(folder)/program"
+            files = ScenarioProgram.standalone(source, hasMainAttribute: shape.hasMainAttribute,
+                                               unbufferedFromOutside: ScenarioProgram.unbufferedOutput != nil)
+            state.withLock { $0.compilerRuns += 1 }
+            compiled = runner.compileAlone(files: files, in: folder, output: program, jobs: compilerJobs,
+                                           hasMainAttribute: shape.hasMainAttribute)
+        }
         guard compiled.succeeded else {
             var lessonErrors: [Diagnostic] = []
             var coreErrors: [Diagnostic] = []
@@ -525,16 +598,6 @@ private final class RunSession: Sendable {
         let folder = "\(workspace)/\(kind)-\(number)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
-    }
-
-    private func compile(_ files: [(name: String, contents: String)], in folder: String,
-                         output: String, jobs: Int, parseAsLibrary: Bool) -> CompileResult {
-        // The scenario's own file first (it is the heavy one), then the core, the prelude last.
-        let written = ScenarioRunner.write(files, in: folder)
-        let sources = written.prefix(1) + runner.coreFiles.map(\.path) + written.dropFirst()
-        state.withLock { $0.compilerRuns += 1 }
-        return runner.compiler.compile(sources: Array(sources), output: output, workingDirectory: folder,
-                                       jobs: jobs, parseAsLibrary: parseAsLibrary, timeLimit: runner.settings.compileTimeLimit)
     }
 
     private func record(_ indices: [Int], _ outcome: ScenarioOutcome) {

@@ -149,6 +149,26 @@ struct ScenarioRunnerTests {
         #expect(guessed.compilerRuns == plain.compilerRuns + 1)
     }
 
+    /// The one scenario an edit leaves to compile is a program of its own whatever its shape:
+    /// it is compiled ahead, alone, and serves unless its `@main` was guessed wrong (a string
+    /// that says "@main" is not the attribute: that program is dropped, the answer stays).
+    @Test func theOneScenarioToCompileIsBegunAlone() throws {
+        let folder = temporaryFolder("ahead-alone")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = ResultCache(folder: folder.path + "/cache")
+        let runner = try runner(cache: cache)
+        let kept = [job("print(1)\n", line: 10), job("print(2)\n", line: 20)]
+        _ = runner.run(kept)
+        for (code, use) in [("print(3)\n", BatchAheadUse.used), ("print(\"@main\")\n", .dropped)] {
+            let jobs = kept + [job(code, line: 30)]
+            let report = runner.finish(runner.start(jobs.map(\.source), batchGuess: [true, true, true]), jobs: jobs)
+            #expect(report.batchAhead == use)
+            #expect(report.compilerRuns == (use == .used ? 1 : 2))
+            #expect(report.cachedCount == 2)
+            #expect(report.outcomes[2].completedOutput == (use == .used ? "3\n" : "@main\n"))
+        }
+    }
+
     /// A large batch runs as several copies of the program side by side, each a run of
     /// consecutive scenarios; a scenario stopped in one share restarts that share's program
     /// after it, and every other scenario still has its own answer.
