@@ -152,9 +152,12 @@ package enum SitePages {
     /// How a link names a lesson's page (percent-encoded).
     package static func pageHref(_ lesson: Lesson) -> String { Lesson.pageHref(ofFile: lesson.fileName) }
 
-    /// Renders every file into `sink`; returns how many pages and assets it made.
+    /// Renders every file into `sink`; returns how many pages and assets it made. Each lesson's
+    /// parsed document and drawn diagrams are let go as soon as its body is made: given an
+    /// input no one else holds (`consume`), they are freed then, and the bodies never stand
+    /// beside all of what they were made from.
     @discardableResult
-    package static func render(_ input: SiteInput, into sink: any SiteSink) throws(SiteWriteError) -> (pages: Int, assets: Int) {
+    package static func render(_ input: consuming SiteInput, into sink: any SiteSink) throws(SiteWriteError) -> (pages: Int, assets: Int) {
         let course = input.course, report = input.report, words = input.words, templates = input.templates
         let swiftVersion = report.swiftVersion
         var notesByLesson: [Int: Int] = [:]
@@ -164,8 +167,11 @@ package enum SitePages {
         let noteLesson = notesByLesson
         let coreNames = course.coreFiles.map(\.name)
         let facts = input.facts
-        let diagrams = input.diagrams
-            ?? DiagramDrawer(storeFolder: nil, toolVersion: CoursebookVersion.current).draw(report, words: words.diagram, lessons: course.lessons.count)
+        let diagrams = LessonParts((input.diagrams
+            ?? DiagramDrawer(storeFolder: nil, toolVersion: CoursebookVersion.current).draw(report, words: words.diagram, lessons: course.lessons.count)).byLesson)
+        let documents = LessonParts(input.documents)
+        input.diagrams = nil
+        input.documents = []
         // The search page's script only for a site that has a search page.
         let assets = SiteAssets(input.search ? templates.assets : templates.assets.filter { $0.key != "search.js" })
         let aboutNotesHref = "\(limitationsPage)#\(aboutNotesAnchor)"
@@ -188,21 +194,22 @@ package enum SitePages {
         let lessonIndices = Array(course.lessons.indices)
         let rendered = lessonIndices.concurrentMap { index -> (body: LessonBody, notes: [Int: String]) in
             let lesson = course.lessons[index]
+            let document = documents.take(index), lessonDiagrams = diagrams.take(index)
             let context = LessonBody.Context(
                 words: words, swiftVersion: swiftVersion, results: report.results(ofLesson: index),
                 highlighted: { block in facts[index, block.id]?.highlighted ?? escapeHTML(block.code) },
-                diagrams: { block in diagrams.html(lesson: index, block: block) },
+                diagrams: { block in lessonDiagrams[block] ?? "" },
                 coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
                 noteHref: { number in
                     guard let owner = noteLesson[number] else { return nil }
                     return owner == index ? "#dr\(number)" : "\(pageHref(course.lessons[owner]))#dr\(number)"
                 },
                 aboutNotesHref: aboutNotesHref)
-            let body = LessonBody(lesson, document: input.documents[index], context: context)
+            let body = LessonBody(lesson, document: document, context: context)
             // On the limitations page every note is on the same page; a footnote a note cites
             // stays on its lesson's page.
             let notes = lesson.notes.isEmpty ? [:]
-                : input.documents[index].renderNotes(mentionHref: { noteLesson[$0] == nil ? nil : "#dr\($0)" })
+                : document.renderNotes(mentionHref: { noteLesson[$0] == nil ? nil : "#dr\($0)" })
                     .mapValues { footnotesPointing(to: pageHref(lesson), in: $0) }
             return (body, notes)
         }
@@ -487,5 +494,24 @@ extension SitePages {
     static func text(_ value: TemplateValue?) -> String {
         if case .text(let text)? = value { return text }
         return ""
+    }
+}
+
+/// Each lesson's share of something large (its parsed document, its drawn diagrams), handed
+/// out once: what is taken is held by the taker alone, and freed when the taker is done.
+/// Taken from several threads at once.
+final class LessonParts<Part: Sendable>: Sendable {
+    private let parts: Locked<[Part?]>
+
+    init(_ parts: [Part]) {
+        self.parts = Locked(parts.map(Optional.some))
+    }
+
+    /// Lesson `index`'s part; a second taking of it is a mistake.
+    func take(_ index: Int) -> Part {
+        guard let part = parts.withLock({ parts in parts[index].take() }) else {
+            preconditionFailure("lesson \(index)'s part taken twice")
+        }
+        return part
     }
 }

@@ -181,3 +181,38 @@ struct StreamedPageTests {
         #expect(!produced, "nothing is made for a file that cannot be opened")
     }
 }
+
+/// A large site's lessons are made without holding everything they are made from.
+struct LessonPartsTests {
+    final class Part: Sendable {}
+
+    /// A part taken is held by the taker alone: dropped, it is freed.
+    @Test func aPartTakenIsFreedWithItsTaker() {
+        weak var first: Part?, second: Part?
+        let parts: LessonParts<Part>
+        do {
+            let made = [Part(), Part()]
+            first = made[0]
+            second = made[1]
+            parts = LessonParts(made)
+        }
+        #expect(first != nil)
+        do {
+            let taken = parts.take(0)
+            #expect(taken === first)
+        }
+        #expect(first == nil, "the taken part is still held")
+        #expect(second != nil, "a part not taken is kept")
+        withExtendedLifetime(parts) {}
+    }
+
+    /// A body kept without its spare room is the same text.
+    @Test(arguments: [0, 3, 15, 16, 1000, 70_000])
+    func aCompactedStringIsTheSameText(length: Int) {
+        var grown = ""
+        for index in 0..<length { grown += index % 7 == 0 ? "ş" : "a" }
+        let compacted = grown.compacted
+        #expect(compacted == grown)
+        #expect(Array(compacted.utf8) == Array(grown.utf8))
+    }
+}
