@@ -153,7 +153,7 @@ package enum SitePages {
     package static func pageHref(_ lesson: Lesson) -> String { Lesson.pageHref(ofFile: lesson.fileName) }
 
     /// Renders every file into `sink`; returns how many pages and assets it made. Each lesson's
-    /// parsed document and drawn diagrams are let go as soon as its body is made: given an
+    /// parsed document, facts and drawn diagrams are let go as soon as its body is made: given an
     /// input no one else holds (`consume`), they are freed then, and the bodies never stand
     /// beside all of what they were made from.
     @discardableResult
@@ -166,7 +166,7 @@ package enum SitePages {
         }
         let noteLesson = notesByLesson
         let coreNames = course.coreFiles.map(\.name)
-        let facts = input.facts
+        let facts = LessonParts(input.facts.takeLessons())
         let diagrams = LessonParts((input.diagrams
             ?? DiagramDrawer(storeFolder: nil, toolVersion: CoursebookVersion.current).draw(report, words: words.diagram, lessons: course.lessons.count)).byLesson)
         let documents = LessonParts(input.documents)
@@ -194,10 +194,10 @@ package enum SitePages {
         let lessonIndices = Array(course.lessons.indices)
         let rendered = lessonIndices.concurrentMap { index -> (body: LessonBody, notes: [Int: String]) in
             let lesson = course.lessons[index]
-            let document = documents.take(index), lessonDiagrams = diagrams.take(index)
+            let document = documents.take(index), lessonDiagrams = diagrams.take(index), lessonFacts = facts.take(index)
             let context = LessonBody.Context(
                 words: words, swiftVersion: swiftVersion, results: report.results(ofLesson: index),
-                highlighted: { block in facts[index, block.id]?.highlighted ?? escapeHTML(block.code) },
+                highlighted: { block in lessonFacts[block.id]?.highlighted ?? escapeHTML(block.code) },
                 diagrams: { block in lessonDiagrams[block] ?? "" },
                 coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
                 noteHref: { number in
