@@ -166,11 +166,14 @@ package struct RunReport: Sendable {
     /// How long each job's program ran, in the order of the jobs; nil for one that did not run
     /// (from the cache, not compiled). Empty when not measured.
     package var durations: [Duration?]
+    /// What became of a batch compiled before the scenarios' shapes were known.
+    package var batchAhead: BatchAheadUse
 
     package init(outcomes: [ScenarioOutcome], compiledCount: Int, cachedCount: Int,
                  compilerRuns: Int, diagnostics: [Diagnostic], sandbox: SandboxUse = .notNeeded,
-                 cacheRefusals: Int = 0, durations: [Duration?] = []) {
+                 cacheRefusals: Int = 0, durations: [Duration?] = [], batchAhead: BatchAheadUse = .none) {
         self.durations = durations
+        self.batchAhead = batchAhead
         self.outcomes = outcomes
         self.compiledCount = compiledCount
         self.cachedCount = cachedCount
@@ -183,6 +186,13 @@ package struct RunReport: Sendable {
     /// Nothing to run.
     package static let empty = RunReport(outcomes: [], compiledCount: 0, cachedCount: 0,
                                          compilerRuns: 0, diagnostics: [])
+}
+
+/// A batch compiled while the scenarios' shapes were being read, on a guess of which
+/// scenarios it would hold: none was begun, it held exactly those the shapes batch and ran
+/// them, or it did not and was dropped (one compile for nothing).
+package enum BatchAheadUse: Sendable, Equatable {
+    case none, used, dropped
 }
 
 /// Runs scenarios: the real runner compiles them (ScenarioRunning's `ScenarioRunner`); tests

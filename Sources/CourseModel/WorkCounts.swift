@@ -9,6 +9,10 @@ package final class WorkCounts: Sendable {
     package let swiftParses = Atomic<Int>(0)
     /// Scenarios whose change diagrams were drawn anew (not found in the store).
     package let diagramsDrawn = Atomic<Int>(0)
+    /// Batches compiled while the scenarios were being read, on a guess of their shapes: those
+    /// that ran, and those the shapes disagreed with.
+    package let batchesAheadUsed = Atomic<Int>(0)
+    package let batchesAheadDropped = Atomic<Int>(0)
 
     package init() {}
 }

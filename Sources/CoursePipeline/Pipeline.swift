@@ -259,9 +259,9 @@ package struct Pipeline: Sendable {
 
     // MARK: check
 
-    /// Reads the Swift blocks, runs the scenarios, judges everything: one report. The blocks
-    /// that a scenario's batching needs are read first; the rest are read while the compiler
-    /// runs.
+    /// Reads the Swift blocks, runs the scenarios, judges everything: one report. The batch
+    /// compiles while the scenarios are read (on a guess of their shapes that the reading then
+    /// confirms or drops); the other blocks are read while it runs.
     func check(_ loaded: LoadedCourse, findings: [Diagnostic], options: SharedOptions, update: Bool,
                forSite: Bool, scope: CheckScope = .wholeCourse) throws(PipelineError) -> (checked: Checked, facts: CourseFacts) {
         let course = loaded.course
@@ -282,15 +282,34 @@ package struct Pipeline: Sendable {
                                       onParse: { counts.swiftParses.add(1, ordering: .relaxed) })
         var toRun = CourseCheck.scenariosToRun(course).filter { scope.includes(lesson: $0.place.lesson) }
         var facts = CourseFacts(course)
-        // Every scenario is read whole before the compiler starts: its shape says whether a
-        // batch can run it exactly as its own main.swift would.
         let coreNames = course.coreFiles.reduce(into: Set<String>()) { $0.formUnion(reader.globalNames(of: $1.text)) }
+        let corePlaces = course.coreFiles.contains { PlaceLiterals.appear(in: $0.text) }
+
+        var settings = RunSettings()
+        settings.timeLimit = options.timeLimit
+        settings.compileTimeLimit = options.compileTimeLimit
+        settings.sandbox = options.sandbox
+        settings.hiddenFolders = [course.folderPath] + (cacheFolder.map { [$0] } ?? [])
+        // Whether bubblewrap can start here is a fact about the machine (remembered per boot), not
+        // a result: `--no-cache` uses it too.
+        settings.sandboxMemo = Self.userCacheFile("sandbox")
+        let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: settings,
+                                    cache: cacheFolder.map(ResultCache.init(folder:)))
+
+        // Every scenario is read whole before it runs: its shape says whether a batch can run
+        // it exactly as its own main.swift would. The batch does not wait for the reading: it
+        // starts compiling at once, with the scenarios that a look at their words says it will
+        // hold, and serves only if the shapes agree (a shard's share depends on the shapes, so
+        // a shard waits).
+        let sources = toRun.map(\.source)
+        let started: Background<RunStart>? = scope.shard != nil || sources.isEmpty ? nil : Background {
+            runner.start(sources, batchGuess: corePlaces ? nil : sources.map { ShapeGuess.fitsBatch($0.code, coreNames: coreNames) })
+        }
         var readings = reader.read(toRun.map { ($0.source.code, forSite ? .highlighted : .problems) })
         for (scenario, reading) in zip(toRun, readings) {
             let block = course.lessons[scenario.place.lesson].scenarios[scenario.place.scenario].block
             facts[scenario.place.lesson, block.id] = Self.facts(reading)
         }
-        let corePlaces = course.coreFiles.contains { PlaceLiterals.appear(in: $0.text) }
         var jobs = Self.jobs(toRun.map(\.source), readings: readings, coreNames: coreNames, corePlaces: corePlaces)
         if let shard = scope.shard {
             // Every shard reads every scenario's shape (from the cache, once it is warm) and
@@ -303,18 +322,12 @@ package struct Pipeline: Sendable {
             jobs = mine.map { jobs[$0] }
         }
 
-        var settings = RunSettings()
-        settings.timeLimit = options.timeLimit
-        settings.compileTimeLimit = options.compileTimeLimit
-        settings.sandbox = options.sandbox
-        settings.hiddenFolders = [course.folderPath] + (cacheFolder.map { [$0] } ?? [])
-        // Whether bubblewrap can start here is a fact about the machine (remembered per boot), not
-        // a result: `--no-cache` uses it too.
-        settings.sandboxMemo = Self.userCacheFile("sandbox")
-        let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: settings,
-                                    cache: cacheFolder.map(ResultCache.init(folder:)))
         let batch = jobs
-        let running = Background { batch.isEmpty ? RunReport.empty : runner.run(batch) }
+        let running = Background {
+            if batch.isEmpty { return RunReport.empty }
+            if let started { return runner.finish(started.wait(), jobs: batch) }
+            return runner.run(batch)
+        }
 
         // While the compiler works: every other Swift block, as far as this command needs it
         // (a check, the illustrations' syntax; a build, every block's highlighting too; the
@@ -340,6 +353,11 @@ package struct Pipeline: Sendable {
         }
 
         let run = running.wait()
+        switch run.batchAhead {
+        case .used: counts.batchesAheadUsed.add(1, ordering: .relaxed)
+        case .dropped: counts.batchesAheadDropped.add(1, ordering: .relaxed)
+        case .none: break
+        }
         if case .refused(let reason) = run.sandbox {
             throw PipelineError(.check, path: nil, status: .sandboxUnavailable, diagnostic: .error(
                 .sandboxUnavailable,
@@ -527,25 +545,5 @@ package struct Pipeline: Sendable {
     private func siteError(_ step: PipelineStep, _ error: SiteWriteError) -> PipelineError {
         PipelineError(step, path: error.folder, status: .siteNotWritten,
                       diagnostic: .error(.siteNotWritten, error.description, at: nil))
-    }
-}
-
-/// Work on a thread of its own while the caller goes on; `wait()` gives its result.
-private final class Background<Result: Sendable>: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var result: Result?
-
-    init(_ work: @escaping @Sendable () -> Result) {
-        let thread = Thread { [self] in
-            result = work()
-            done.signal()
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
-    }
-
-    func wait() -> Result {
-        done.wait()
-        return result!
     }
 }

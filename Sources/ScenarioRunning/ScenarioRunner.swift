@@ -38,31 +38,65 @@ package struct ScenarioRunner: Sendable {
     package var compilerVersion: String { compiler.version }
 
     package func run(_ jobs: [ScenarioJob]) -> RunReport {
+        finish(start(jobs.map(\.source)), jobs: jobs)
+    }
+
+    /// The part of a run that needs no scenario's shape: where the programs run, what the
+    /// cache holds, and — when `batchGuess` says which scenarios a batch will probably hold —
+    /// that batch's compile, begun at once on a thread of its own, so that the compiler works
+    /// while the caller reads the scenarios' shapes. `finish` uses the batch only when the
+    /// shapes put exactly the guessed scenarios in it, so the guess costs time when it is
+    /// wrong, never an answer.
+    package func start(_ sources: [ScenarioSource], batchGuess: [Bool]? = nil) -> RunStart {
         // Keys and cache lookups on every core: a warm check of a large course does thousands.
         // Where the programs run is part of the key: in the sandbox a scenario sees another
         // machine than outside it.
         let placement = Sandbox.resolve(settings.sandbox, runtimeFolder: compiler.runtimeFolder,
                                         hidden: settings.hiddenFolders, memo: settings.sandboxMemo)
+        if case .refused = placement {
+            // Nothing runs, and nothing is taken from the cache: the caller stops here.
+            return RunStart(sources: sources, placement: placement, keys: [], cached: [], aheadOfShapes: nil)
+        }
+        let looked = sources.concurrentMap { source -> (key: String, output: String?) in
+            let key = ResultCache.key(toolVersion: ToolBuild.keyVersion(CoursebookVersion.current), compilerVersion: compiler.version,
+                                      coreDigest: coreDigest, placement: placement.keyPart, source: source)
+            return (key, cache?.lookup(key))
+        }
+        var ahead: BatchAhead?
+        if let batchGuess {
+            let pending = sources.indices.filter { looked[$0].output == nil }
+            let guessed = pending.filter { batchGuess[$0] }
+            if pending.count == 1 {
+                // One scenario to compile (an author's edit) is a program of its own whatever its
+                // shape; only `@main` changes how it is compiled.
+                let hasMainAttribute = sources[pending[0]].code.contains("@main")
+                ahead = BatchAhead(runner: self, alone: pending[0], hasMainAttribute: hasMainAttribute, sources: sources)
+            } else if guessed.count > 1 {
+                ahead = BatchAhead(runner: self, indices: guessed, sources: sources)
+            }
+        }
+        return RunStart(sources: sources, placement: placement, keys: looked.map(\.key), cached: looked.map(\.output),
+                        aheadOfShapes: ahead)
+    }
+
+    /// Compiles and runs what the cache did not hold, now that every scenario's shape is known
+    /// (`jobs`: the sources given to `start`, in the same order).
+    package func finish(_ started: RunStart, jobs: [ScenarioJob]) -> RunReport {
+        precondition(jobs.map(\.source) == started.sources, "a run finishes the scenarios it started with")
         let use: SandboxUse
-        switch placement {
+        switch started.placement {
         case .sandboxed: use = .sandboxed
         case .plain(let reason): use = reason.map(SandboxUse.unavailable) ?? .off
         case .refused(let reason):
-            // Nothing runs, and nothing is taken from the cache: the caller stops here.
             return RunReport(outcomes: jobs.map { _ in .crashed(.exited(126), output: "", standardError: reason) },
                              compiledCount: 0, cachedCount: 0, compilerRuns: 0, diagnostics: [],
                              sandbox: .refused(reason))
         }
-        let looked = jobs.concurrentMap { job -> (key: String, output: String?) in
-            let key = ResultCache.key(toolVersion: ToolBuild.keyVersion(CoursebookVersion.current), compilerVersion: compiler.version,
-                                      coreDigest: coreDigest, placement: placement.keyPart, source: job.source)
-            return (key, cache?.lookup(key))
-        }
-        let keys = looked.map(\.key)
+        let keys = started.keys
         var outcomes = [ScenarioOutcome?](repeating: nil, count: jobs.count)
         var pending: [Int] = []
-        for (index, entry) in looked.enumerated() {
-            if let output = entry.output {
+        for (index, output) in started.cached.enumerated() {
+            if let output {
                 outcomes[index] = .completed(output: output, standardError: "", fromCache: true)
             } else {
                 pending.append(index)
@@ -75,8 +109,18 @@ package struct ScenarioRunner: Sendable {
                              cacheRefusals: cache?.store.refusals ?? 0)
         }
 
-        let session = RunSession(runner: self, jobs: jobs, placement: placement)
-        defer { session.removeWorkspace() }
+        // The batch compiled ahead serves only if the shapes batch exactly what was guessed;
+        // otherwise it is waited for (its compiler would only slow the right one) and dropped.
+        var ahead = started.aheadOfShapes
+        if let guessed = ahead, !guessed.serves(pending: pending, jobs: jobs) {
+            _ = guessed.compiled.wait()
+            ahead = nil
+        }
+        let session = RunSession(runner: self, jobs: jobs, placement: started.placement, batchAhead: ahead)
+        defer {
+            session.removeWorkspace()
+            started.aheadOfShapes?.removeWorkspace()
+        }
         session.run(pending)
 
         let results = session.results
@@ -97,9 +141,139 @@ package struct ScenarioRunner: Sendable {
         cache?.store(fresh)
         let diagnostics = coreErrors ?? []
         return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count,
-                         cachedCount: cachedCount, compilerRuns: session.compilerRuns,
+                         cachedCount: cachedCount,
+                         compilerRuns: session.compilerRuns + (started.aheadOfShapes == nil ? 0 : 1),
                          diagnostics: diagnostics, sandbox: use, cacheRefusals: cache?.store.refusals ?? 0,
-                         durations: durations)
+                         durations: durations, batchAhead: started.aheadOfShapes == nil ? .none
+                            : (ahead == nil ? .dropped : .used))
+    }
+
+    /// Compiles a batch. The driver runs one frontend job per file, as many at a time as
+    /// there are cores, in the order given: the scenario files (the heavy part, one per core)
+    /// go first, so that they run side by side, and the light files (core files,
+    /// `main.swift`) after them.
+    func compileBatch(files: [(name: String, contents: String)], in folder: String, output: String) -> CompileResult {
+        let written = Self.write(files, in: folder)
+        let paths = written.dropLast() + coreFiles.map(\.path) + [written.last!]
+        return compiler.compile(sources: Array(paths), output: output, workingDirectory: folder,
+                                jobs: settings.parallelism, timeLimit: settings.compileTimeLimit)
+    }
+
+    /// Compiles a program of one scenario: its own file first (it is the heavy one), then the
+    /// core, the prelude last.
+    func compileAlone(files: [(name: String, contents: String)], in folder: String, output: String, jobs: Int,
+                      hasMainAttribute: Bool) -> CompileResult {
+        let written = Self.write(files, in: folder)
+        let paths = written.prefix(1) + coreFiles.map(\.path) + written.dropFirst()
+        return compiler.compile(sources: Array(paths), output: output, workingDirectory: folder,
+                                jobs: jobs, parseAsLibrary: hasMainAttribute, timeLimit: settings.compileTimeLimit)
+    }
+
+    /// Writes generated files and returns their paths. A file that cannot be written shows up
+    /// as the compiler's "no such file".
+    static func write(_ files: [(name: String, contents: String)], in folder: String) -> [String] {
+        files.map { file in
+            let path = "\(folder)/\(file.name)"
+            _ = FileManager.default.createFile(atPath: path, contents: Data(file.contents.utf8))
+            return path
+        }
+    }
+
+    /// `indices` cut into at most `processes` runs of consecutive scenarios, none shorter than
+    /// `least` (starting a sandbox costs more than a few scenarios take).
+    static func shares(of indices: [Int], processes: Int, least: Int = 16) -> [[Int]] {
+        let count = max(1, min(processes, indices.count / least))
+        return (0..<count).map { share in
+            Array(indices[share * indices.count / count ..< (share + 1) * indices.count / count])
+        }
+    }
+
+    /// A new scratch folder, `coursebook-PID-N` in the temporary folder: one a killed run left
+    /// is removed by the next run.
+    static func makeWorkspace() -> String {
+        let workspace = FileManager.default.temporaryDirectory
+            .appendingPathComponent("coursebook-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        try? FileManager.default.createDirectory(atPath: workspace, withIntermediateDirectories: true)
+        Interruption.hold(workspace)
+        return workspace
+    }
+}
+
+/// What `ScenarioRunner.start` learned and began: the cache's answers, and perhaps a batch
+/// compiling ahead of the shapes.
+package struct RunStart: Sendable {
+    let sources: [ScenarioSource]
+    let placement: Sandbox.Placement
+    let keys: [String]
+    /// Each scenario's output from the cache; nil for one to compile.
+    let cached: [String?]
+    let aheadOfShapes: BatchAhead?
+}
+
+/// A program compiling before the scenarios' shapes are known, in a scratch folder of its own:
+/// a batch of the scenarios (indices into the run's sources) that the guess put in it, or the
+/// one scenario a run has to compile, alone.
+final class BatchAhead: Sendable {
+    enum Kind: Equatable {
+        case batch([Int])
+        case alone(Int, hasMainAttribute: Bool)
+    }
+
+    let kind: Kind
+    let workspace: String
+    let folder: String
+    let program: String
+    /// The generated files (a program of one scenario places its compiler messages by them).
+    let files: [(name: String, contents: String)]
+    let compiled: Background<CompileResult>
+
+    /// The batch of `indices`.
+    convenience init(runner: ScenarioRunner, indices: [Int], sources: [ScenarioSource]) {
+        self.init(kind: .batch(indices), files: ScenarioProgram.batch(indices.map { ($0, sources[$0]) },
+                                                                     fileCount: runner.settings.parallelism)) {
+            runner.compileBatch(files: $0, in: $1, output: $2)
+        }
+    }
+
+    /// The program of scenario `index` alone.
+    convenience init(runner: ScenarioRunner, alone index: Int, hasMainAttribute: Bool, sources: [ScenarioSource]) {
+        let files = ScenarioProgram.standalone(sources[index], hasMainAttribute: hasMainAttribute,
+                                               unbufferedFromOutside: ScenarioProgram.unbufferedOutput != nil)
+        self.init(kind: .alone(index, hasMainAttribute: hasMainAttribute), files: files) {
+            runner.compileAlone(files: $0, in: $1, output: $2, jobs: runner.settings.parallelism,
+                                hasMainAttribute: hasMainAttribute)
+        }
+    }
+
+    private init(kind: Kind, files: [(name: String, contents: String)],
+                 compile: @escaping @Sendable ([(name: String, contents: String)], String, String) -> CompileResult) {
+        self.kind = kind
+        self.files = files
+        workspace = ScenarioRunner.makeWorkspace()
+        folder = workspace + "/ahead"
+        program = folder + "/program"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (folder, program) = (folder, program)
+        compiled = Background { compile(files, folder, program) }
+    }
+
+    /// Whether the shapes compile `pending` the way this program was begun: the batch holds
+    /// exactly the scenarios the shapes batch; the one scenario is alone, with `@main` or not as
+    /// its shape says.
+    func serves(pending: [Int], jobs: [ScenarioJob]) -> Bool {
+        switch kind {
+        case .batch(let indices):
+            return indices == pending.filter { !jobs[$0].shape.needsOwnProgram }
+        case .alone(let index, let hasMainAttribute):
+            return pending == [index] && jobs[index].shape.hasMainAttribute == hasMainAttribute
+        }
+    }
+
+    /// Removes the scratch folder, once the compiler is done with it.
+    func removeWorkspace() {
+        _ = compiled.wait()
+        try? FileManager.default.removeItem(atPath: workspace)
+        Interruption.release(workspace)
     }
 }
 
@@ -110,6 +284,8 @@ private final class RunSession: Sendable {
     let jobs: [ScenarioJob]
     let placement: Sandbox.Placement
     let workspace: String
+    /// A batch compiled ahead of the shapes, of exactly the scenarios the first batch holds.
+    let batchAhead: BatchAhead?
     private let state = Locked(State())
 
     struct State {
@@ -118,16 +294,15 @@ private final class RunSession: Sendable {
         var compilerRuns = 0
         var coreErrors: [Diagnostic]?
         var programNumber = 0
+        var batchAheadTaken = false
     }
 
-    init(runner: ScenarioRunner, jobs: [ScenarioJob], placement: Sandbox.Placement) {
+    init(runner: ScenarioRunner, jobs: [ScenarioJob], placement: Sandbox.Placement, batchAhead: BatchAhead? = nil) {
         self.runner = runner
         self.jobs = jobs
         self.placement = placement
-        workspace = FileManager.default.temporaryDirectory
-            .appendingPathComponent("coursebook-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        try? FileManager.default.createDirectory(atPath: workspace, withIntermediateDirectories: true)
-        Interruption.hold(workspace)
+        self.batchAhead = batchAhead
+        workspace = ScenarioRunner.makeWorkspace()
         Self.removeAbandonedWorkspaces()
     }
 
@@ -234,6 +409,15 @@ private final class RunSession: Sendable {
         return [culprit] + runTogether(indices.filter { $0 != culprit })
     }
 
+    /// The program compiled ahead of the shapes, when it is the one asked for and not yet taken.
+    private func takeAhead(_ kind: BatchAhead.Kind) -> BatchAhead? {
+        guard let ahead = batchAhead, ahead.kind == kind else { return nil }
+        return state.withLock { state in
+            defer { state.batchAheadTaken = true }
+            return state.batchAheadTaken ? nil : ahead
+        }
+    }
+
     /// A batch program compiled, or not.
     private struct CompiledBatch {
         var compiled: CompileResult
@@ -242,11 +426,15 @@ private final class RunSession: Sendable {
     }
 
     private func compileTogether(_ indices: [Int]) -> CompiledBatch {
+        if let ahead = takeAhead(.batch(indices)) {
+            return CompiledBatch(compiled: ahead.compiled.wait(), program: ahead.program, folder: ahead.folder)
+        }
         let folder = newProgramFolder("batch")
-        let files = ScenarioProgram.batch(indices.map { ($0, jobs[$0].source) },
-                                          fileCount: runner.settings.parallelism)
         let program = "\(folder)/program"
-        return CompiledBatch(compiled: compileBatch(files, in: folder, output: program), program: program, folder: folder)
+        state.withLock { $0.compilerRuns += 1 }
+        let files = ScenarioProgram.batch(indices.map { ($0, jobs[$0].source) }, fileCount: runner.settings.parallelism)
+        return CompiledBatch(compiled: runner.compileBatch(files: files, in: folder, output: program),
+                             program: program, folder: folder)
     }
 
     /// Runs a batch program until every scenario has an outcome. Each scenario runs in a
@@ -254,6 +442,16 @@ private final class RunSession: Sendable {
     /// time or prints past the cap is stopped with the whole program, which then starts again
     /// with the scenarios after it.
     private func execute(program: String, indices: [Int], in folder: String) -> [Int] {
+        // Each scenario has a process of its own either way; on several cores, several copies
+        // of the program (each a sandbox of its own) run their shares side by side.
+        let shares = ScenarioRunner.shares(of: indices, processes: runner.settings.parallelism)
+        DispatchQueue.concurrentPerform(iterations: shares.count) { share in
+            executeShare(program: program, indices: shares[share], in: folder)
+        }
+        return []
+    }
+
+    private func executeShare(program: String, indices: [Int], in folder: String) {
         var remaining = indices
         while !remaining.isEmpty {
             var watcher = ScenarioWatcher(timeLimit: runner.settings.timeLimit, outputCap: runner.settings.outputCap)
@@ -263,7 +461,7 @@ private final class RunSession: Sendable {
                 termination = try process(program, in: folder, asInit: true, adding: scenarios).run(watching: &watcher)
             } catch {
                 record(remaining, .crashed(.exited(127), output: "", standardError: error.description))
-                return []
+                return
             }
             let outcomes = watcher.outcomes(after: termination)
             for (index, outcome) in outcomes { record([index], outcome) }
@@ -276,7 +474,6 @@ private final class RunSession: Sendable {
                 break
             }
         }
-        return []
     }
 
     // MARK: Programs of one scenario
@@ -284,13 +481,22 @@ private final class RunSession: Sendable {
     private func runAlone(_ index: Int, compilerJobs: Int) {
         let source = jobs[index].source
         let shape = jobs[index].shape
-        let folder = newProgramFolder("alone")
-        let program = "\(folder)/program"
-        let unbuffered = ScenarioProgram.unbufferedOutput
-        let files = ScenarioProgram.standalone(source, hasMainAttribute: shape.hasMainAttribute,
-                                               unbufferedFromOutside: unbuffered != nil)
-        let compiled = compile(files, in: folder, output: program, jobs: compilerJobs,
-                               parseAsLibrary: shape.hasMainAttribute)
+        let folder: String
+        let program: String
+        let files: [(name: String, contents: String)]
+        let compiled: CompileResult
+        if compilerJobs == runner.settings.parallelism,
+           let ahead = takeAhead(.alone(index, hasMainAttribute: shape.hasMainAttribute)) {
+            (folder, program, files, compiled) = (ahead.folder, ahead.program, ahead.files, ahead.compiled.wait())
+        } else {
+            folder = newProgramFolder("alone")
+            program = "\(folder)/program"
+            files = ScenarioProgram.standalone(source, hasMainAttribute: shape.hasMainAttribute,
+                                               unbufferedFromOutside: ScenarioProgram.unbufferedOutput != nil)
+            state.withLock { $0.compilerRuns += 1 }
+            compiled = runner.compileAlone(files: files, in: folder, output: program, jobs: compilerJobs,
+                                           hasMainAttribute: shape.hasMainAttribute)
+        }
         guard compiled.succeeded else {
             var lessonErrors: [Diagnostic] = []
             var coreErrors: [Diagnostic] = []
@@ -392,39 +598,6 @@ private final class RunSession: Sendable {
         let folder = "\(workspace)/\(kind)-\(number)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
-    }
-
-    /// Compiles a batch. The driver runs one frontend job per file, as many at a time as
-    /// there are cores, in the order given: the scenario files (the heavy part, one per core)
-    /// go first, so that they run side by side, and the light files (core files,
-    /// `main.swift`) after them.
-    private func compileBatch(_ files: [(name: String, contents: String)], in folder: String,
-                              output: String) -> CompileResult {
-        let written = write(files, in: folder)
-        let sources = written.dropLast() + runner.coreFiles.map(\.path) + [written.last!]
-        state.withLock { $0.compilerRuns += 1 }
-        return runner.compiler.compile(sources: Array(sources), output: output, workingDirectory: folder,
-                                       jobs: runner.settings.parallelism, timeLimit: runner.settings.compileTimeLimit)
-    }
-
-    private func compile(_ files: [(name: String, contents: String)], in folder: String,
-                         output: String, jobs: Int, parseAsLibrary: Bool) -> CompileResult {
-        // The scenario's own file first (it is the heavy one), then the core, the prelude last.
-        let written = write(files, in: folder)
-        let sources = written.prefix(1) + runner.coreFiles.map(\.path) + written.dropFirst()
-        state.withLock { $0.compilerRuns += 1 }
-        return runner.compiler.compile(sources: Array(sources), output: output, workingDirectory: folder,
-                                       jobs: jobs, parseAsLibrary: parseAsLibrary, timeLimit: runner.settings.compileTimeLimit)
-    }
-
-    /// Writes generated files and returns their paths. A file that cannot be written shows up
-    /// as the compiler's "no such file".
-    private func write(_ files: [(name: String, contents: String)], in folder: String) -> [String] {
-        files.map { file in
-            let path = "\(folder)/\(file.name)"
-            _ = FileManager.default.createFile(atPath: path, contents: Data(file.contents.utf8))
-            return path
-        }
     }
 
     private func record(_ indices: [Int], _ outcome: ScenarioOutcome) {

@@ -33,6 +33,36 @@ struct PipelineTests {
         #expect(warm.counts.swiftParses.load(ordering: .relaxed) == 0)
     }
 
+    /// A cold check compiles the batch while it reads the scenarios' shapes, on a guess that
+    /// the shapes then confirm: the batching fixture's tricky scenarios (a program of its own for
+    /// many of them, one that does not parse) are guessed right and one compile serves. What it
+    /// finds is what a check that waits for the shapes (a single shard) finds.
+    @Test func aColdCheckCompilesTheBatchWhileItReadsTheShapes() throws {
+        var check = CheckCommandOptions()
+        check.shared.course = fixtures.appendingPathComponent("batching").path
+        check.shared.cache = .none
+        let ahead = Pipeline()
+        let guessed = try ahead.check(check).report
+        #expect(ahead.counts.batchesAheadUsed.load(ordering: .relaxed) == 1)
+        #expect(ahead.counts.batchesAheadDropped.load(ordering: .relaxed) == 0)
+
+        check.shard = Shard(index: 1, count: 1)
+        let waiting = Pipeline()
+        let waited = try waiting.check(check).report
+        #expect(waiting.counts.batchesAheadUsed.load(ordering: .relaxed) == 0)
+        #expect(guessed.results.count == 52)
+        #expect(guessed.results.map(\.status) == waited.results.map(\.status))
+        // The same endings and outputs (a crash's stack trace holds addresses of its own).
+        for (left, right) in zip(guessed.results, waited.results) {
+            guard let left = left.outcome, let right = right.outcome else {
+                #expect(left.outcome == nil && right.outcome == nil)
+                continue
+            }
+            #expect(DifferentialTests.same(left, right), "\(left) vs \(right)")
+        }
+        #expect(guessed.diagnostics == waited.diagnostics)
+    }
+
     @Test func aBuildParsesEachLessonOnceAndARebuildParsesNoSwift() throws {
         let root = temporaryFolder("pipeline-build")
         defer { try? FileManager.default.removeItem(at: root) }

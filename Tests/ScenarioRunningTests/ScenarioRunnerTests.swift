@@ -121,6 +121,76 @@ struct ScenarioRunnerTests {
         #expect(alone.outcomes[0].completedOutput == "c: k degisti | yeniden A ortam | atlanan yok\nyerel: 0\nebeveyn: 0\ngozlem: 0\nortam: 1\n")
     }
 
+    /// A batch begun on a guess, before the shapes were read, serves when the shapes put the
+    /// same scenarios in the batch: one compile in all.
+    @Test func aBatchBegunOnTheRightGuessServes() throws {
+        let jobs = (0..<6).map { job("print(\($0 * 7))\n", line: 10 + 3 * $0) }
+        let runner = try runner()
+        let started = runner.start(jobs.map(\.source), batchGuess: Array(repeating: true, count: jobs.count))
+        let report = runner.finish(started, jobs: jobs)
+        #expect(report.batchAhead == .used)
+        #expect(report.compilerRuns == 1)
+        #expect(report.outcomes.map(\.completedOutput) == (0..<6).map { "\($0 * 7)\n" })
+    }
+
+    /// A wrong guess (a scenario the shapes give a program of its own was put in the batch) is
+    /// dropped: the answers are those of a run without a guess, at the cost of one compile.
+    @Test func aBatchBegunOnAWrongGuessIsDroppedAndTheAnswersStay() throws {
+        var jobs = (0..<4).map { job("print(\($0))\n", line: 10 + 3 * $0) }
+        jobs.append(job("var computed: Int { 5 }\nprint(computed)\n", line: 30, ownProgram: true))
+        let runner = try runner()
+        let plain = runner.run(jobs)
+        let guessed = runner.finish(runner.start(jobs.map(\.source), batchGuess: Array(repeating: true, count: jobs.count)),
+                                    jobs: jobs)
+        #expect(guessed.batchAhead == .dropped)
+        #expect(plain.batchAhead == BatchAheadUse.none)
+        #expect(guessed.outcomes == plain.outcomes)
+        #expect(guessed.outcomes[4].completedOutput == "5\n")
+        #expect(guessed.compilerRuns == plain.compilerRuns + 1)
+    }
+
+    /// The one scenario an edit leaves to compile is a program of its own whatever its shape:
+    /// it is compiled ahead, alone, and serves unless its `@main` was guessed wrong (a string
+    /// that says "@main" is not the attribute: that program is dropped, the answer stays).
+    @Test func theOneScenarioToCompileIsBegunAlone() throws {
+        let folder = temporaryFolder("ahead-alone")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = ResultCache(folder: folder.path + "/cache")
+        let runner = try runner(cache: cache)
+        let kept = [job("print(1)\n", line: 10), job("print(2)\n", line: 20)]
+        _ = runner.run(kept)
+        for (code, use) in [("print(3)\n", BatchAheadUse.used), ("print(\"@main\")\n", .dropped)] {
+            let jobs = kept + [job(code, line: 30)]
+            let report = runner.finish(runner.start(jobs.map(\.source), batchGuess: [true, true, true]), jobs: jobs)
+            #expect(report.batchAhead == use)
+            #expect(report.compilerRuns == (use == .used ? 1 : 2))
+            #expect(report.cachedCount == 2)
+            #expect(report.outcomes[2].completedOutput == (use == .used ? "3\n" : "@main\n"))
+        }
+    }
+
+    /// A large batch runs as several copies of the program side by side, each a run of
+    /// consecutive scenarios; a scenario stopped in one share restarts that share's program
+    /// after it, and every other scenario still has its own answer.
+    @Test func sharesOfABatchRunSideBySide() throws {
+        var jobs = (0..<40).map { job("print(\"scenario \($0)\")\n", line: 10 + 3 * $0) }
+        jobs[30] = job("print(\"start\")\nwhile true {}\n", line: 100)
+        var settings = RunSettings()
+        settings.parallelism = 2
+        settings.timeLimit = .milliseconds(500)
+        let runner = ScenarioRunner(compiler: try SwiftCompiler.locate(versionCache: nil),
+                                    coreFiles: [try coreFile(corePath, shown: "Sources/Invalidation/Invalidation.swift")],
+                                    settings: settings, cache: nil)
+        let report = runner.run(jobs)
+        #expect(report.outcomes[30] == .timedOut(limit: .milliseconds(500), output: "start\n", standardError: ""))
+        for index in jobs.indices where index != 30 {
+            #expect(report.outcomes[index].completedOutput == "scenario \(index)\n")
+        }
+        #expect(ScenarioRunner.shares(of: Array(0..<40), processes: 2) == [Array(0..<20), Array(20..<40)])
+        #expect(ScenarioRunner.shares(of: Array(0..<31), processes: 2) == [Array(0..<31)])
+        #expect(ScenarioRunner.shares(of: Array(0..<100), processes: 3).map(\.count) == [33, 33, 34])
+    }
+
     @Test func aScenarioPastItsTimeIsStoppedAndTheOthersStillRun() throws {
         let report = try runner(timeLimit: .milliseconds(500)).run([
             job("print(\"start\")\nwhile true {}\n"), job("print(\"after\")\n"),
