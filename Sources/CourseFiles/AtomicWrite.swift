@@ -49,20 +49,45 @@ package struct FileWriteError: Error, CustomStringConvertible, LocalizedError {
 
 /// Writes a file that must not exist yet (a file of a new folder), in one go.
 package func writeNewFile(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-    guard descriptor >= 0 else { throw FileWriteError(path: path, code: errno) }
-    defer { close(descriptor) }
-    var written = 0
-    while written < bytes.count {
-        let result = bytes.withUnsafeBytes { buffer in
-            write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-        }
-        if result < 0 {
-            if errno == EINTR { continue }
-            throw FileWriteError(path: path, code: errno)
-        }
-        written += result
+    let file = try NewFile(path: path, mode: mode)
+    defer { file.close() }
+    try bytes.withUnsafeBytes { buffer in try file.write(buffer) }
+}
+
+/// A file that must not exist yet, written piece by piece (a page too large to hold whole):
+/// created on `init`, closed by `close()` or when it is dropped. Errors are those of
+/// `writeNewFile`.
+package final class NewFile {
+    package let path: String
+    private var descriptor: Int32
+
+    package init(path: String, mode: mode_t = 0o644) throws(FileWriteError) {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw FileWriteError(path: path, code: errno) }
     }
+
+    /// Appends `bytes`, all of them (a short write is continued).
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(FileWriteError) {
+        precondition(descriptor >= 0, "write to a closed file")
+        var written = 0
+        while written < bytes.count {
+            let result = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw FileWriteError(path: path, code: errno)
+            }
+            written += result
+        }
+    }
+
+    package func close() {
+        guard descriptor >= 0 else { return }
+        Glibc.close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { close() }
 }
 
 /// A file's bytes, read with one `open` and as few `read`s as it takes; nil when it cannot be

@@ -49,4 +49,11 @@ package struct CourseFacts: Sendable {
         get { byLesson[lesson][block] }
         set { byLesson[lesson][block] = newValue }
     }
+
+    /// Every lesson's facts, by block identity, taken out: these facts are empty afterwards,
+    /// so that a lesson's can be let go once used (the site's highlighted code).
+    package mutating func takeLessons() -> [[SwiftBlockFacts?]] {
+        defer { byLesson = [] }
+        return byLesson
+    }
 }

@@ -114,13 +114,15 @@ package struct Pipeline: Sendable {
     package func build(_ options: BuildCommandOptions) throws(PipelineError) -> Built {
         let indexer = options.search ? SearchIndexer.locate() : nil
         let (checked, input) = try checkedSite(options, validatingDestination: true, search: indexer != nil)
-        let staging = try render(input, out: options.out)
+        let course = input.course
+        // Handed over whole: the pages let each lesson's document and diagrams go once used.
+        let staging = try render(consume input, out: options.out)
         let searchPages = try indexer.map { indexer throws(PipelineError) in try index(staging.site, with: indexer) }
         try write(staging.site, out: options.out)
-        Self.release(input)
+        Self.release(course)
         return Built(checked: checked, pages: staging.pages, assets: staging.assets,
-                     linkedFiles: input.course.linkedFiles.count, lessonPages: input.course.lessons.count,
-                     limitationsPage: SitePages.hasLimitationsPage(input.course), searchPages: searchPages,
+                     linkedFiles: course.linkedFiles.count, lessonPages: course.lessons.count,
+                     limitationsPage: SitePages.hasLimitationsPage(course), searchPages: searchPages,
                      searchUnavailable: options.search && indexer == nil)
     }
 
@@ -453,8 +455,10 @@ package struct Pipeline: Sendable {
 
     // MARK: render
 
-    /// The pages, rendered on every core into a staging folder beside the destination.
-    func render(_ input: SiteInput, out: String) throws(PipelineError) -> (site: SiteStaging, pages: Int, assets: Int) {
+    /// The pages, rendered on every core into a staging folder beside the destination. The
+    /// input is handed on to the pages (see `SitePages.render`).
+    func render(_ input: consuming SiteInput, out: String) throws(PipelineError) -> (site: SiteStaging, pages: Int, assets: Int) {
+        let course = input.course
         let staging: SiteStaging
         do {
             staging = try SiteStaging(destination: out)
@@ -462,10 +466,10 @@ package struct Pipeline: Sendable {
             throw siteError(.render, error)
         }
         do throws(SiteWriteError) {
-            let made = try SitePages.render(input, into: staging)
-            for file in input.course.linkedFiles {
-                guard let bytes = readFile(atPath: input.course.folderPath + "/" + file) else {
-                    throw SiteWriteError(folder: out, message: "cannot read \(displayPath(input.course.folder, file)), which a lesson links to")
+            let made = try SitePages.render(consume input, into: staging)
+            for file in course.linkedFiles {
+                guard let bytes = readFile(atPath: course.folderPath + "/" + file) else {
+                    throw SiteWriteError(folder: out, message: "cannot read \(displayPath(course.folder, file)), which a lesson links to")
                 }
                 try staging.add(SiteFile(path: file, bytes: bytes))
             }

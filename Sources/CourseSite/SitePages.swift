@@ -19,16 +19,75 @@ package struct SiteFile: Sendable, Equatable {
 /// threads at once.
 package protocol SiteSink: Sendable {
     func add(_ file: SiteFile) throws(SiteWriteError)
+
+    /// A file too large to hold whole (the whole course on one page): `produce` hands its text
+    /// to the function it is given, piece by piece, and the pieces go on in chunks of about
+    /// `ChunkedWriter.chunkSize` bytes as they come. A failure to write is thrown once
+    /// `produce` returns; what it writes after the failure is dropped.
+    func addStreamed(path: String, _ produce: (_ write: (String) -> Void) -> Void) throws(SiteWriteError)
+}
+
+/// Text gathered into chunks of about `chunkSize` bytes, each handed to `deliver` when full:
+/// a page of a hundred megabytes passes through a buffer of one. The first error `deliver`
+/// throws stops the delivering (later text is dropped) and is thrown by `finish()`.
+package final class ChunkedWriter {
+    package static let chunkSize = 1 << 20
+
+    private let chunkSize: Int
+    private let deliver: (UnsafeRawBufferPointer) throws(SiteWriteError) -> Void
+    private var buffer = ""
+    private var failure: SiteWriteError?
+
+    package init(chunkSize: Int = ChunkedWriter.chunkSize,
+                 deliver: @escaping (UnsafeRawBufferPointer) throws(SiteWriteError) -> Void) {
+        self.chunkSize = chunkSize
+        self.deliver = deliver
+        buffer.reserveCapacity(chunkSize)
+    }
+
+    package func write(_ text: String) {
+        guard failure == nil else { return }
+        buffer += text
+        if buffer.utf8.count >= chunkSize { flush() }
+    }
+
+    /// Delivers what is left; throws the first failure to deliver.
+    package func finish() throws(SiteWriteError) {
+        if failure == nil, !buffer.isEmpty { flush() }
+        if let failure { throw failure }
+    }
+
+    private func flush() {
+        var failed: SiteWriteError?
+        buffer.withUTF8 { bytes in
+            do throws(SiteWriteError) { try deliver(UnsafeRawBufferPointer(bytes)) } catch { failed = error }
+        }
+        failure = failed
+        buffer.removeAll(keepingCapacity: true)
+    }
 }
 
 /// A sink that keeps the files, in the order they are added.
 package final class CollectingSink: SiteSink {
     private let collected = Locked<[SiteFile]>([])
+    private let chunkSize: Int
 
-    package init() {}
+    /// `chunkSize`: how streamed files are cut while they are collected (small in tests, so
+    /// that a page crosses many chunks).
+    package init(chunkSize: Int = ChunkedWriter.chunkSize) {
+        self.chunkSize = chunkSize
+    }
 
     package func add(_ file: SiteFile) throws(SiteWriteError) {
         collected.withLock { $0.append(file) }
+    }
+
+    package func addStreamed(path: String, _ produce: ((String) -> Void) -> Void) throws(SiteWriteError) {
+        var bytes: [UInt8] = []
+        let writer = ChunkedWriter(chunkSize: chunkSize) { chunk in bytes.append(contentsOf: chunk) }
+        produce(writer.write)
+        try writer.finish()
+        try add(SiteFile(path: path, bytes: bytes))
     }
 
     /// The files by path, sorted.
@@ -93,9 +152,12 @@ package enum SitePages {
     /// How a link names a lesson's page (percent-encoded).
     package static func pageHref(_ lesson: Lesson) -> String { Lesson.pageHref(ofFile: lesson.fileName) }
 
-    /// Renders every file into `sink`; returns how many pages and assets it made.
+    /// Renders every file into `sink`; returns how many pages and assets it made. Each lesson's
+    /// parsed document, facts and drawn diagrams are let go as soon as its body is made: given an
+    /// input no one else holds (`consume`), they are freed then, and the bodies never stand
+    /// beside all of what they were made from.
     @discardableResult
-    package static func render(_ input: SiteInput, into sink: any SiteSink) throws(SiteWriteError) -> (pages: Int, assets: Int) {
+    package static func render(_ input: consuming SiteInput, into sink: any SiteSink) throws(SiteWriteError) -> (pages: Int, assets: Int) {
         let course = input.course, report = input.report, words = input.words, templates = input.templates
         let swiftVersion = report.swiftVersion
         var notesByLesson: [Int: Int] = [:]
@@ -104,9 +166,12 @@ package enum SitePages {
         }
         let noteLesson = notesByLesson
         let coreNames = course.coreFiles.map(\.name)
-        let facts = input.facts
-        let diagrams = input.diagrams
-            ?? DiagramDrawer(storeFolder: nil, toolVersion: CoursebookVersion.current).draw(report, words: words.diagram, lessons: course.lessons.count)
+        let facts = LessonParts(input.facts.takeLessons())
+        let diagrams = LessonParts((input.diagrams
+            ?? DiagramDrawer(storeFolder: nil, toolVersion: CoursebookVersion.current).draw(report, words: words.diagram, lessons: course.lessons.count)).byLesson)
+        let documents = LessonParts(input.documents)
+        input.diagrams = nil
+        input.documents = []
         // The search page's script only for a site that has a search page.
         let assets = SiteAssets(input.search ? templates.assets : templates.assets.filter { $0.key != "search.js" })
         let aboutNotesHref = "\(limitationsPage)#\(aboutNotesAnchor)"
@@ -129,21 +194,22 @@ package enum SitePages {
         let lessonIndices = Array(course.lessons.indices)
         let rendered = lessonIndices.concurrentMap { index -> (body: LessonBody, notes: [Int: String]) in
             let lesson = course.lessons[index]
+            let document = documents.take(index), lessonDiagrams = diagrams.take(index), lessonFacts = facts.take(index)
             let context = LessonBody.Context(
                 words: words, swiftVersion: swiftVersion, results: report.results(ofLesson: index),
-                highlighted: { block in facts[index, block.id]?.highlighted ?? escapeHTML(block.code) },
-                diagrams: { block in diagrams.html(lesson: index, block: block) },
+                highlighted: { block in lessonFacts[block.id]?.highlighted ?? escapeHTML(block.code) },
+                diagrams: { block in lessonDiagrams[block] ?? "" },
                 coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
                 noteHref: { number in
                     guard let owner = noteLesson[number] else { return nil }
                     return owner == index ? "#dr\(number)" : "\(pageHref(course.lessons[owner]))#dr\(number)"
                 },
                 aboutNotesHref: aboutNotesHref)
-            let body = LessonBody(lesson, document: input.documents[index], context: context)
+            let body = LessonBody(lesson, document: document, context: context)
             // On the limitations page every note is on the same page; a footnote a note cites
             // stays on its lesson's page.
             let notes = lesson.notes.isEmpty ? [:]
-                : input.documents[index].renderNotes(mentionHref: { noteLesson[$0] == nil ? nil : "#dr\($0)" })
+                : document.renderNotes(mentionHref: { noteLesson[$0] == nil ? nil : "#dr\($0)" })
                     .mapValues { footnotesPointing(to: pageHref(lesson), in: $0) }
             return (body, notes)
         }
@@ -244,22 +310,35 @@ package enum SitePages {
             try sink.add(limitationsFile)
         }
 
-        // The whole course on one page: every lesson's body, its anchors made unique.
+        // The whole course on one page: every lesson's body, its anchors made unique. The page
+        // is as large as all the lessons together, so it is never held whole: each body is
+        // relinked when the template reaches it, written and dropped, and the page goes to the
+        // sink in chunks as the layout and the page template are rendered.
         var whole = common.values(current: nil, isPrint: true)
         let lessonPages = Set(course.lessons.map(pageHref))
         whole["description"] = index["description"]
         whole["lessons"] = .list(course.lessons.enumerated().map { number, lesson in
-            [
+            let body = rendered[number].body.html, slug = lesson.slug
+            return [
                 "number": .text(String(number + 1)),
                 "title": .text(title(lesson)),
-                "id": .text(lesson.slug),
-                "body": .html(WholeCourse.relinked(rendered[number].body.html, lesson: lesson.slug, lessonPages: lessonPages)),
+                "id": .text(slug),
+                // Relinking keeps every byte outside the attributes it changes: empty only when
+                // the body is.
+                "body": .deferred(DeferredHTML(isEmpty: body.isEmpty, making: {
+                    WholeCourse.relinked(body, lesson: slug, lessonPages: lessonPages)
+                })),
                 "scenarioCount": .text(lesson.scenarios.isEmpty ? "" : words.scenarioCount(verified[number])),
             ]
         })
-        var wholeFile = page("\(words.wholeCourse) · \(course.config.title)", whole, content: templates.print.render(whole))
-        wholeFile.path = printPage
-        try sink.add(wholeFile)
+        let wholeContent = whole
+        var wholeLayout = whole
+        wholeLayout["pageTitle"] = .text("\(words.wholeCourse) · \(course.config.title)")
+        wholeLayout["content"] = .deferred(DeferredHTML(isEmpty: templates.print.rendersNothing(wholeContent)) { write in
+            templates.print.render(wholeContent, writing: write)
+        })
+        let wholeValues = wholeLayout
+        try sink.addStreamed(path: printPage) { write in templates.layout.render(wholeValues, writing: write) }
 
         var pages = course.lessons.count + (hasLimitationsPage(course) ? 3 : 2)
         if input.search {
@@ -415,5 +494,24 @@ extension SitePages {
     static func text(_ value: TemplateValue?) -> String {
         if case .text(let text)? = value { return text }
         return ""
+    }
+}
+
+/// Each lesson's share of something large (its parsed document, its drawn diagrams), handed
+/// out once: what is taken is held by the taker alone, and freed when the taker is done.
+/// Taken from several threads at once.
+final class LessonParts<Part: Sendable>: Sendable {
+    private let parts: Locked<[Part?]>
+
+    init(_ parts: [Part]) {
+        self.parts = Locked(parts.map(Optional.some))
+    }
+
+    /// Lesson `index`'s part; a second taking of it is a mistake.
+    func take(_ index: Int) -> Part {
+        guard let part = parts.withLock({ parts in parts[index].take() }) else {
+            preconditionFailure("lesson \(index)'s part taken twice")
+        }
+        return part
     }
 }

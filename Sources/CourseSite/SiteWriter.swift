@@ -263,17 +263,48 @@ package final class SiteStaging: SiteSink, @unchecked Sendable {
     }
 
     package func add(_ file: SiteFile) throws(SiteWriteError) {
-        precondition(!file.path.hasPrefix("/") && !file.path.split(separator: "/").contains(".."),
-                     "site file outside the site: \(file.path)")
-        let url = staging.appendingPathComponent(file.path)
+        let path = try stagedPath(file.path)
         do {
-            if file.path.contains("/") {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            }
-            try writeNewFile(file.bytes, to: url.path)
+            try writeNewFile(file.bytes, to: path)
         } catch {
-            throw SiteWriteError(folder: destination, message: "cannot write the site: \(error.localizedDescription)")
+            throw failure(error)
         }
+    }
+
+    /// Writes the file straight into the staging folder, a chunk at a time.
+    package func addStreamed(path: String, _ produce: ((String) -> Void) -> Void) throws(SiteWriteError) {
+        let staged = try stagedPath(path)
+        let file: NewFile
+        do {
+            file = try NewFile(path: staged)
+        } catch {
+            throw failure(error)
+        }
+        defer { file.close() }
+        let writer = ChunkedWriter { chunk throws(SiteWriteError) in
+            do throws(FileWriteError) { try file.write(chunk) } catch { throw self.failure(error) }
+        }
+        produce(writer.write)
+        try writer.finish()
+    }
+
+    /// Where a file of the site is staged, its folder made.
+    private func stagedPath(_ path: String) throws(SiteWriteError) -> String {
+        precondition(!path.hasPrefix("/") && !path.split(separator: "/").contains(".."),
+                     "site file outside the site: \(path)")
+        let url = staging.appendingPathComponent(path)
+        if path.contains("/") {
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw failure(error)
+            }
+        }
+        return url.path
+    }
+
+    private func failure(_ error: any Error) -> SiteWriteError {
+        SiteWriteError(folder: destination, message: "cannot write the site: \(error.localizedDescription)")
     }
 
     /// Puts the staged site in place of the destination: the marker (with the list of files)

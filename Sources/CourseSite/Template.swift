@@ -48,6 +48,24 @@ package struct Template: Sendable {
         return output
     }
 
+    /// The template with the given values, handed to `write` piece by piece as it is made: for a
+    /// page too large to hold whole, whose pieces go to a file as they come. The pieces joined
+    /// are `render(values)`.
+    package func render(_ values: TemplateRecord, writing write: (String) -> Void) {
+        withoutActuallyEscaping(write) { write in
+            var output = ForwardingOutput(send: write)
+            var scopes = [values]
+            Self.render(nodes, scopes: &scopes, into: &output)
+        }
+    }
+
+    /// Whether the template renders nothing with these values, found without rendering it:
+    /// what `{{#if}}` asks of a deferred page made from it, answered without making the page.
+    package func rendersNothing(_ values: TemplateRecord) -> Bool {
+        var scopes = [values]
+        return Self.rendersNothing(nodes, scopes: &scopes)
+    }
+
     /// `repeating`: the lists the `#each` blocks around these nodes repeat, each as the scope
     /// it was found in (counted from the outermost) and its path, with the line of its block.
     private static func validate(_ nodes: [Node], scopes: [TemplateSchema],
@@ -104,15 +122,17 @@ package struct Template: Sendable {
     }
 
     /// `scopes`: the innermost last (an `#each` item above the names outside it).
-    private static func render(_ nodes: [Node], scopes: inout [TemplateRecord], into output: inout String) {
+    private static func render<Output: TextOutputStream>(_ nodes: [Node], scopes: inout [TemplateRecord],
+                                                         into output: inout Output) {
         for node in nodes {
             switch node {
             case .literal(let text):
-                output += text
+                output.write(text)
             case .value(let path, _):
                 switch value(path, in: scopes) {
-                case .text(let text)?: output += escapeHTML(text)
-                case .html(let html)?: output += html
+                case .text(let text)?: output.write(escapeHTML(text))
+                case .html(let html)?: output.write(html)
+                case .deferred(let html)?: html.produce { output.write($0) }
                 default: break
                 }
             case .each(let path, let body, _):
@@ -126,6 +146,35 @@ package struct Template: Sendable {
                 render(value(path, in: scopes)?.isTrue == true ? then : otherwise, scopes: &scopes, into: &output)
             }
         }
+    }
+
+    /// What `render` would write nothing for, node by node as `render` goes, with a deferred
+    /// value's emptiness taken from the value (not made).
+    private static func rendersNothing(_ nodes: [Node], scopes: inout [TemplateRecord]) -> Bool {
+        for node in nodes {
+            switch node {
+            case .literal(let text):
+                if !text.isEmpty { return false }
+            case .value(let path, _):
+                switch value(path, in: scopes) {
+                case .text(let text)?: if !text.isEmpty { return false }
+                case .html(let html)?: if !html.isEmpty { return false }
+                case .deferred(let html)?: if !html.isEmpty { return false }
+                default: break
+                }
+            case .each(let path, let body, _):
+                guard case let .list(items)? = value(path, in: scopes) else { continue }
+                for item in items {
+                    scopes.append(item)
+                    let nothing = rendersNothing(body, scopes: &scopes)
+                    scopes.removeLast()
+                    if !nothing { return false }
+                }
+            case .conditional(let path, let then, let otherwise, _):
+                if !rendersNothing(value(path, in: scopes)?.isTrue == true ? then : otherwise, scopes: &scopes) { return false }
+            }
+        }
+        return true
     }
 
     private static func value(_ path: [String], in scopes: [TemplateRecord]) -> TemplateValue? {
@@ -143,12 +192,46 @@ package struct Template: Sendable {
     }
 }
 
+/// A template's output that hands every piece on (`render(_:writing:)`).
+private struct ForwardingOutput: TextOutputStream {
+    let send: (String) -> Void
+
+    mutating func write(_ text: String) { send(text) }
+}
+
+/// HTML made only when a template reaches it and written straight to the template's output:
+/// a lesson's body on the whole-course page is made, written and dropped, and the page's
+/// content inside the layout is the page template rendered piece by piece. In a schema it is
+/// HTML; `{{#if}}` takes it as true when it is not empty, which its maker states up front
+/// (`isEmpty`), so that asking does not make it.
+package final class DeferredHTML: Sendable, Equatable {
+    /// Whether `produce` writes nothing: stated by the maker, who knows without producing.
+    package let isEmpty: Bool
+    /// Writes the HTML, in as many pieces as it likes, to the function it is given.
+    let produce: @Sendable (_ write: (String) -> Void) -> Void
+
+    package init(isEmpty: Bool, produce: @escaping @Sendable (_ write: (String) -> Void) -> Void) {
+        self.isEmpty = isEmpty
+        self.produce = produce
+    }
+
+    /// HTML made by a function when it is needed: empty when the function's result is.
+    package convenience init(isEmpty: Bool, making make: @escaping @Sendable () -> String) {
+        self.init(isEmpty: isEmpty) { write in write(make()) }
+    }
+
+    /// The same deferred value: two makers are never compared by what they make.
+    package static func == (left: DeferredHTML, right: DeferredHTML) -> Bool { left === right }
+}
+
 /// A value given to a template.
 package indirect enum TemplateValue: Sendable, Equatable {
     /// Inserted HTML-escaped.
     case text(String)
     /// Inserted as it is: only for HTML the tool rendered itself.
     case html(String)
+    /// HTML too, made when the template reaches it: for a page too large to hold whole.
+    case deferred(DeferredHTML)
     case bool(Bool)
     case list([TemplateRecord])
     case record(TemplateRecord)
@@ -157,6 +240,7 @@ package indirect enum TemplateValue: Sendable, Equatable {
         switch self {
         case .text(let text): return !text.isEmpty
         case .html(let html): return !html.isEmpty
+        case .deferred(let html): return !html.isEmpty
         case .bool(let flag): return flag
         case .list(let items): return !items.isEmpty
         case .record: return true
