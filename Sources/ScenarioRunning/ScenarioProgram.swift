@@ -69,6 +69,12 @@ package enum ScenarioProgram {
         @_silgen_name("prctl")
         func __coursebookPrctl(_ option: Int32, _ a: UInt, _ b: UInt, _ c: UInt, _ d: UInt) -> Int32
 
+        /// syscall(2), variadic in C as well: for close_range(2), which closes every descriptor
+        /// from 3 up in one call (Linux 5.9); a loop over them in an unoptimized program was a
+        /// third of what starting a scenario cost.
+        @_silgen_name("syscall")
+        func __coursebookSyscall(_ number: Int, _ a: UInt, _ b: UInt, _ c: UInt) -> Int
+
         /// In the sandbox this program is the process 1 of its PID namespace: it ends every
         /// process a scenario leaves behind, and it empties the private /tmp between scenarios.
         let __coursebookIsInit = getpid() == 1
@@ -84,7 +90,10 @@ package enum ScenarioProgram {
             if pid == 0 {
                 dup2(output[1], 1)
                 dup2(errors[1], 2)
-                for descriptor in 3..<Int32(1024) { close(descriptor) }
+                if __coursebookSyscall(436 /* close_range */, 3, UInt(UInt32.max), 0) != 0 {
+                    var descriptor: Int32 = 3
+                    while descriptor < 1024 { close(descriptor); descriptor += 1 }
+                }
                 setvbuf(stdout, nil, _IONBF, 0)
                 // A group of its own, which its leftovers share; gone with this program.
                 setpgid(0, 0)

@@ -169,6 +169,35 @@ struct ScenarioRunnerTests {
         }
     }
 
+    /// A batched scenario's process has standard input, output and error open and nothing else
+    /// of the batch program's (its pipes to the other scenarios, its frames to coursebook).
+    @Test func aBatchedScenarioHoldsNoDescriptorOfTheBatch() throws {
+        let folder = temporaryFolder("descriptors")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let core = folder.appendingPathComponent("Descriptors.swift").path
+        try """
+            import Glibc
+
+            /// The descriptors open in this process, the listing's own among them.
+            func openDescriptors() -> [Int32] {
+                guard let listing = opendir("/proc/self/fd") else { return [] }
+                defer { closedir(listing) }
+                var found: [Int32] = []
+                while let entry = readdir(listing) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                    if let number = Int32(name) { found.append(number) }
+                }
+                return found.sorted()
+            }
+
+            """.write(toFile: core, atomically: true, encoding: .utf8)
+        let runner = ScenarioRunner(compiler: try SwiftCompiler.locate(versionCache: nil),
+                                    coreFiles: [try coreFile(core, shown: "Descriptors.swift")],
+                                    settings: RunSettings(), cache: nil)
+        let report = runner.run((0..<3).map { job("print(openDescriptors())\n", line: 10 + 3 * $0) })
+        #expect(report.outcomes.map(\.completedOutput) == Array(repeating: "[0, 1, 2, 3]\n", count: 3))
+    }
+
     /// A large batch runs as several copies of the program side by side, each a run of
     /// consecutive scenarios; a scenario stopped in one share restarts that share's program
     /// after it, and every other scenario still has its own answer.
