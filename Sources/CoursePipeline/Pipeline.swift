@@ -113,10 +113,12 @@ package struct Pipeline: Sendable {
 
     package func build(_ options: BuildCommandOptions) throws(PipelineError) -> Built {
         let indexer = options.search ? SearchIndexer.locate() : nil
-        let (checked, input) = try checkedSite(options, validatingDestination: true, search: indexer != nil)
-        let course = input.course
+        var (checked, input) = try checkedSite(options, validatingDestination: true, search: indexer != nil)
+        let course = input.course, drawings = input.diagrams
         // Handed over whole: the pages let each lesson's document and diagrams go once used.
         let staging = try render(consume input, out: options.out)
+        // The drawings are read from the store as the pages are made.
+        checked.report.cacheRefusals += drawings?.refusedEntries ?? 0
         let searchPages = try indexer.map { indexer throws(PipelineError) in try index(staging.site, with: indexer) }
         try write(staging.site, out: options.out)
         Self.release(course)
@@ -137,9 +139,12 @@ package struct Pipeline: Sendable {
     /// the pages of a searchable site when `options.search` says so (the index itself is not
     /// made): for tests that compare pages.
     package func siteFiles(_ options: BuildCommandOptions) throws(PipelineError) -> (checked: Checked, files: [SiteFile]) {
-        let (checked, input) = try checkedSite(options, validatingDestination: false, search: options.search)
+        var (checked, input) = try checkedSite(options, validatingDestination: false, search: options.search)
         do {
-            return (checked, try SitePages.files(input))
+            let drawings = input.diagrams
+            let files = try SitePages.files(input)
+            checked.report.cacheRefusals += drawings?.refusedEntries ?? 0
+            return (checked, files)
         } catch {
             throw siteError(.render, error)
         }
@@ -152,7 +157,7 @@ package struct Pipeline: Sendable {
         let loaded = try load(options.shared.course)
         let site = try prepare(loaded.course, out: validatingDestination ? options.out : nil,
                                cacheFolder: Self.cacheFolder(options.shared, course: loaded.course))
-        var (checked, facts) = try check(loaded, findings: site.findings, options: options.shared,
+        let (checked, facts) = try check(loaded, findings: site.findings, options: options.shared,
                                          update: false, forSite: true)
         try writeReports(checked, of: loaded.course, to: options.shared.reports)
         guard checked.report.succeeded else {
@@ -165,8 +170,7 @@ package struct Pipeline: Sendable {
         let counts = self.counts
         let drawer = DiagramDrawer(storeFolder: Self.cacheFolder(options.shared, course: course), toolVersion: ToolBuild.keyVersion(CoursebookVersion.current),
                                    onDraw: { counts.diagramsDrawn.add(1, ordering: .relaxed) })
-        let diagrams = drawer.draw(checked.report, words: site.words.diagram, lessons: course.lessons.count)
-        checked.report.cacheRefusals += drawer.refusedEntries
+        let diagrams = drawer.diagrams(of: checked.report, words: site.words.diagram, lessons: course.lessons.count)
         return (checked, SiteInput(course: course, documents: loaded.documents, report: checked.report,
                                    facts: facts, templates: site.templates, words: site.words, search: search,
                                    diagrams: diagrams))

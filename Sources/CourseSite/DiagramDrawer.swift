@@ -25,18 +25,33 @@ package struct DiagramDrawer: Sendable {
     /// Stored drawings that were found and not believed (see `ContentStore`).
     package var refusedEntries: Int { store?.refusals ?? 0 }
 
-    /// The diagrams of every scenario that has some, by lesson and code block.
-    package func draw(_ report: CheckReport, words: DiagramWords, lessons: Int) -> DrawnDiagrams {
-        let wanted = report.results.filter { !$0.diagrams.isEmpty }
-        let answers = wanted.concurrentMap { result -> (html: String, key: String, drawn: Bool) in
-            let key = self.key(result.diagrams, words: words)
-            if let stored = store?.read(key, suffix: Self.suffix) { return (String(decoding: stored, as: UTF8.self), key, false) }
-            onDraw?()
-            return (ChangeDiagramDrawing.html(result.diagrams, words: words), key, true)
+    /// The diagrams of every scenario that has some, drawn lesson by lesson when the pages ask
+    /// for them (`DrawnDiagrams.lesson(_:)`): the drawings of a large course are never all held
+    /// at once.
+    package func diagrams(of report: CheckReport, words: DiagramWords, lessons: Int) -> DrawnDiagrams {
+        var wanted = Array(repeating: [ScenarioResult](), count: lessons)
+        for result in report.results where !result.diagrams.isEmpty && result.lessonIndex < lessons {
+            wanted[result.lessonIndex].append(result)
         }
-        store?.write(answers.filter(\.drawn).map { ($0.key, Array($0.html.utf8)) }, suffix: Self.suffix)
-        var drawn = DrawnDiagrams(lessons: lessons)
-        for (result, answer) in zip(wanted, answers) { drawn.byLesson[result.lessonIndex][result.scenario.block.id] = answer.html }
+        return DrawnDiagrams(drawer: self, words: words, wanted: wanted)
+    }
+
+    /// The diagrams of `results` by code block: read from the store, or drawn and stored.
+    func draw(_ results: [ScenarioResult], words: DiagramWords) -> [Int: String] {
+        var drawn: [Int: String] = [:]
+        var fresh: [(key: String, payload: [UInt8])] = []
+        for result in results {
+            let key = self.key(result.diagrams, words: words)
+            if let stored = store?.read(key, suffix: Self.suffix) {
+                drawn[result.scenario.block.id] = String(decoding: stored, as: UTF8.self)
+                continue
+            }
+            onDraw?()
+            let html = ChangeDiagramDrawing.html(result.diagrams, words: words)
+            drawn[result.scenario.block.id] = html
+            fresh.append((key, Array(html.utf8)))
+        }
+        store?.write(fresh, suffix: Self.suffix)
         return drawn
     }
 
@@ -54,16 +69,19 @@ package struct DiagramDrawer: Sendable {
     }
 }
 
-/// Each scenario's diagrams as HTML, by lesson and by the identity of its code block.
+/// Each scenario's diagrams as HTML, by lesson and by the identity of its code block, drawn (or
+/// read from the store) when a lesson's are asked for.
 package struct DrawnDiagrams: Sendable {
-    var byLesson: [[Int: String]]
+    let drawer: DiagramDrawer
+    let words: DiagramWords
+    /// The results with diagrams, by lesson.
+    let wanted: [[ScenarioResult]]
 
-    package init(lessons: Int) {
-        byLesson = Array(repeating: [:], count: lessons)
-    }
+    /// Stored drawings that were found and not believed, so far.
+    package var refusedEntries: Int { drawer.refusedEntries }
 
-    /// The diagrams under a scenario; empty when it has none.
-    func html(lesson: Int, block: Int) -> String {
-        lesson < byLesson.count ? byLesson[lesson][block] ?? "" : ""
+    /// Lesson `index`'s diagrams by code block; empty for a lesson that has none.
+    func lesson(_ index: Int) -> [Int: String] {
+        index < wanted.count && !wanted[index].isEmpty ? drawer.draw(wanted[index], words: words) : [:]
     }
 }

@@ -107,8 +107,8 @@ package struct SiteInput: Sendable {
     /// Whether the site gets a search index (Pagefind is installed): only then do its pages
     /// offer a search field and a search page.
     package var search: Bool
-    /// The scenarios' change diagrams, drawn (or found in the store) before the pages; nil:
-    /// drawn with the pages, kept nowhere.
+    /// The scenarios' change diagrams, drawn (or found in the store) lesson by lesson as the
+    /// pages are made; nil: drawn with the pages, kept nowhere.
     package var diagrams: DrawnDiagrams?
 
     package init(course: Course, documents: [LessonDocument], report: CheckReport,
@@ -153,7 +153,8 @@ package enum SitePages {
     package static func pageHref(_ lesson: Lesson) -> String { Lesson.pageHref(ofFile: lesson.fileName) }
 
     /// Renders every file into `sink`; returns how many pages and assets it made. Each lesson's
-    /// parsed document, facts and drawn diagrams are let go as soon as its body is made: given an
+    /// diagrams are drawn (or read from the store) when its body is made; its parsed document,
+    /// facts and diagrams are let go as soon as the body is made: given an
     /// input no one else holds (`consume`), they are freed then, and the bodies never stand
     /// beside all of what they were made from.
     @discardableResult
@@ -167,8 +168,9 @@ package enum SitePages {
         let noteLesson = notesByLesson
         let coreNames = course.coreFiles.map(\.name)
         let facts = LessonParts(input.facts.takeLessons())
-        let diagrams = LessonParts((input.diagrams
-            ?? DiagramDrawer(storeFolder: nil, toolVersion: CoursebookVersion.current).draw(report, words: words.diagram, lessons: course.lessons.count)).byLesson)
+        let diagrams = input.diagrams
+            ?? DiagramDrawer(storeFolder: nil, toolVersion: CoursebookVersion.current)
+                .diagrams(of: report, words: words.diagram, lessons: course.lessons.count)
         let documents = LessonParts(input.documents)
         input.diagrams = nil
         input.documents = []
@@ -194,7 +196,7 @@ package enum SitePages {
         let lessonIndices = Array(course.lessons.indices)
         let rendered = lessonIndices.concurrentMap { index -> (body: LessonBody, notes: [Int: String]) in
             let lesson = course.lessons[index]
-            let document = documents.take(index), lessonDiagrams = diagrams.take(index), lessonFacts = facts.take(index)
+            let document = documents.take(index), lessonDiagrams = diagrams.lesson(index), lessonFacts = facts.take(index)
             let context = LessonBody.Context(
                 words: words, swiftVersion: swiftVersion, results: report.results(ofLesson: index),
                 highlighted: { block in lessonFacts[block.id]?.highlighted ?? escapeHTML(block.code) },
