@@ -7,6 +7,22 @@ package enum Interruption {
     private static let folders = Locked<Set<String>>([])
     /// Held while files move into place (a site's swap), and by a stopping run until it exits.
     private static let moving = Locked<Void>(())
+    /// What must end before the process does (a server's threads), by token.
+    private static let endings = Locked<(next: Int, actions: [Int: @Sendable () -> Void])>((0, [:]))
+
+    /// `action` ends something of the run's own (a server and its threads) if the run is
+    /// stopped before `forget(token)`.
+    package static func whenStopped(_ action: @escaping @Sendable () -> Void) -> Int {
+        endings.withLock { endings in
+            endings.next += 1
+            endings.actions[endings.next] = action
+            return endings.next
+        }
+    }
+
+    package static func forget(_ token: Int) {
+        _ = endings.withLock { $0.actions.removeValue(forKey: token) }
+    }
 
     /// `folder` is scratch: remove it if the run is stopped before `release(folder)`.
     package static func hold(_ folder: String) {
@@ -22,10 +38,16 @@ package enum Interruption {
         try moving.withLock { _ in try work() }
     }
 
-    /// A stopping run: waits for a move in progress, removes every scratch folder and ends the
-    /// process with `end` while it holds the lock, so that no move starts before it is gone.
+    /// A stopping run: ends what it was asked to (`whenStopped`), waits for a move in progress,
+    /// removes every scratch folder and ends the process with `end` while it holds the lock, so
+    /// that no move starts before it is gone.
     package static func stop(_ end: () -> Never) -> Never {
-        moving.withLock { _ in
+        let actions = endings.withLock { endings in
+            defer { endings.actions = [:] }
+            return endings.actions.sorted { $0.key < $1.key }.map(\.value)
+        }
+        for action in actions { action() }
+        return moving.withLock { _ in
             let scratch = folders.withLock { $0 }
             for folder in scratch { try? FileManager.default.removeItem(atPath: folder) }
             end()

@@ -45,6 +45,8 @@ package struct CoursePreview: Sendable {
             throw PipelineError(.prepare, path: nil, status: .watchOrServeUnavailable,
                                 diagnostic: .error(.previewUnavailable, error.description, at: nil))
         }
+        // A stop (Ctrl-C, the usual end) stops the server first: its threads end with it.
+        let stopping = Interruption.whenStopped { server.stop() }
         listening("http://127.0.0.1:\(server.port)/")
         let watch = CourseWatch(course: course, shared: shared, out: site, search: search)
         do {
@@ -53,6 +55,7 @@ package struct CoursePreview: Sendable {
                 report(round)
             }
         } catch {
+            Interruption.forget(stopping)
             server.stop()
             try? FileManager.default.removeItem(atPath: scratch)
             throw error
