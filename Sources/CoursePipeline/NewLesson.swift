@@ -35,7 +35,7 @@ extension Pipeline {
         // cannot be read says why before anything is written.
         var lastNote = 0
         if !names.isEmpty {
-            let loaded = try load(folder)
+            let loaded = try load(folder, forPages: false)
             lastNote = loaded.course.lessons.flatMap(\.notes).map(\.number).max() ?? 0
         }
         let fileName = LessonSkeleton.fileName(after: names, title: options.title, language: config.language)

@@ -20,8 +20,13 @@ import SwiftReading
 package struct Pipeline: Sendable {
     /// How much parsing this pipeline did (tests read it).
     package let counts = WorkCounts()
+    /// Whether the process ends with this command (`check` and `build` on the command line, not
+    /// `watch` or a library user): what the command made is then left to the process's end.
+    package let endsWithTheProcess: Bool
 
-    package init() {}
+    package init(endsWithTheProcess: Bool = false) {
+        self.endsWithTheProcess = endsWithTheProcess
+    }
 
     /// What `check` found.
     package struct Checked: Sendable {
@@ -56,13 +61,13 @@ package struct Pipeline: Sendable {
 
     package func check(_ options: CheckCommandOptions) throws(PipelineError) -> Checked {
         try Self.prepareCache(options.shared)
-        let loaded = try load(options.shared.course)
+        let loaded = try load(options.shared.course, forPages: false)
         let scope = try scope(of: loaded.course, lessons: options.lessons, shard: options.shard)
         var checked = try check(loaded, findings: [], options: options.shared, update: options.update,
                                 forSite: false, scope: scope).checked
         checked.report = write(rewritesOf: checked.report)
         try writeReports(checked, of: loaded.course, to: options.shared.reports)
-        Self.release(loaded)
+        release(loaded)
         return checked
     }
 
@@ -121,17 +126,18 @@ package struct Pipeline: Sendable {
         checked.report.cacheRefusals += drawings?.refusedEntries ?? 0
         let searchPages = try indexer.map { indexer throws(PipelineError) in try index(staging.site, with: indexer) }
         try write(staging.site, out: options.out)
-        Self.release(course)
+        release(course)
         return Built(checked: checked, pages: staging.pages, assets: staging.assets,
                      linkedFiles: course.linkedFiles.count, lessonPages: course.lessons.count,
                      limitationsPage: SitePages.hasLimitationsPage(course), searchPages: searchPages,
                      searchUnavailable: options.search && indexer == nil)
     }
 
-    /// Freeing a large course's parsed documents and pages takes tens of milliseconds: it
-    /// happens on another thread, so that the answer does not wait for it (a command that ends
-    /// first leaves it to the system).
-    private static func release<Value: Sendable>(_ value: Value) {
+    /// Freeing a large course's parsed documents and pages takes tens of milliseconds: a
+    /// command that ends the process leaves it to the end (`CommandLifetime.keepUntilExit`);
+    /// any other frees it on another thread, so that the answer does not wait for it.
+    private func release<Value: Sendable>(_ value: Value) {
+        if endsWithTheProcess, CommandLifetime.keepUntilExit(value) { return }
         DispatchQueue.global(qos: .utility).async { withExtendedLifetime(value) {} }
     }
 
@@ -154,7 +160,7 @@ package struct Pipeline: Sendable {
     private func checkedSite(_ options: BuildCommandOptions, validatingDestination: Bool,
                              search: Bool) throws(PipelineError) -> (Checked, SiteInput) {
         try Self.prepareCache(options.shared)
-        let loaded = try load(options.shared.course)
+        let loaded = try load(options.shared.course, forPages: true)
         let site = try prepare(loaded.course, out: validatingDestination ? options.out : nil,
                                cacheFolder: Self.cacheFolder(options.shared, course: loaded.course))
         let (checked, facts) = try check(loaded, findings: site.findings, options: options.shared,
@@ -179,9 +185,9 @@ package struct Pipeline: Sendable {
     // MARK: load
 
     /// Reads `course.json`, the core files and every lesson, each parsed once.
-    func load(_ folder: String) throws(PipelineError) -> LoadedCourse {
+    func load(_ folder: String, forPages: Bool) throws(PipelineError) -> LoadedCourse {
         do {
-            return try CourseLoader.load(folder: folder, counts: counts)
+            return try CourseLoader.load(folder: folder, counts: counts, forPages: forPages)
         } catch {
             throw PipelineError(.load, path: error.diagnostic.location?.file, status: .courseUnreadable,
                                 diagnostic: error.diagnostic)
@@ -306,8 +312,14 @@ package struct Pipeline: Sendable {
         // hold, and serves only if the shapes agree (a shard's share depends on the shapes, so
         // a shard waits).
         let sources = toRun.map(\.source)
+        let guess: (@Sendable (ScenarioSource) -> Bool)?
+        if corePlaces {
+            guess = nil
+        } else {
+            guess = { source in ShapeGuess.fitsBatch(source.code, coreNames: coreNames) }
+        }
         let started: Background<RunStart>? = scope.shard != nil || sources.isEmpty ? nil : Background {
-            runner.start(sources, batchGuess: corePlaces ? nil : sources.map { ShapeGuess.fitsBatch($0.code, coreNames: coreNames) })
+            runner.start(sources, batchGuess: guess)
         }
         var readings = reader.read(toRun.map { ($0.source.code, forSite ? .highlighted : .problems) })
         for (scenario, reading) in zip(toRun, readings) {

@@ -23,8 +23,9 @@ enum CheckCommand {
         }
         let printer = ReportPrinter(console: console, command: "check", style: options.shared.format)
         do {
-            let checked = try Pipeline().check(options)
+            let checked = try Pipeline(endsWithTheProcess: true).check(options)
             printer.print(checked)
+            CommandLifetime.keepUntilExit(checked)
             return checked.report.succeeded ? .success : .checkFailed
         } catch {
             return printer.print(error)
@@ -82,9 +83,10 @@ enum BuildCommand {
         }
         let printer = ReportPrinter(console: console, command: "build", style: options.shared.format)
         do {
-            let built = try Pipeline().build(options)
+            let built = try Pipeline(endsWithTheProcess: true).build(options)
             printer.print(built.checked)
             printWritten(built, to: options.out, console: console)
+            CommandLifetime.keepUntilExit(built)
             return .success
         } catch {
             return printer.print(error)

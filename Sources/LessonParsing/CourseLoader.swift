@@ -14,7 +14,8 @@ package struct CourseReadError: Error, Equatable, Sendable {
 }
 
 /// A course as read from its folder: the model, each lesson's parsed document (in lesson
-/// order, for the site), and the findings about the lessons' structure.
+/// order, for the site; none when the loader was told no pages will be made), and the findings
+/// about the lessons' structure.
 package struct LoadedCourse: Sendable {
     package var course: Course
     package var documents: [LessonDocument]
@@ -31,7 +32,11 @@ package struct LoadedCourse: Sendable {
 /// (`NN-slug.md`, in order of name), each parsed once by cmark-gfm, the lessons on every core at
 /// once. A course that cannot be read throws.
 package enum CourseLoader {
-    package static func load(folder: String, counts: WorkCounts = WorkCounts()) throws(CourseReadError) -> LoadedCourse {
+    /// - Parameter forPages: whether the lessons' parsed documents are kept for a site. A check
+    ///   needs only what was read from them, and lets each go as soon as it is read, so that
+    ///   a large course is never whole in memory as trees.
+    package static func load(folder: String, counts: WorkCounts = WorkCounts(),
+                             forPages: Bool = true) throws(CourseReadError) -> LoadedCourse {
         let display = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
         var isFolder: ObjCBool = false
@@ -107,10 +112,14 @@ package enum CourseLoader {
 
         let lessonFolder = absolute
         let lessonPages = Dictionary(uniqueKeysWithValues: names.map { ($0, Lesson.pageHref(ofFile: $0)) })
-        let read = names.concurrentMap { name -> Result<(Lesson, LessonDocument, [Diagnostic]), CourseReadError> in
+        let read = names.concurrentMap { name -> Result<(Lesson, LessonDocument?, [Diagnostic]), CourseReadError> in
             let shown = displayPath(display, name)
             // A lesson may be a link to another file of the course, never to one outside it.
-            guard let real = Confinement.resolved(lessonFolder + "/" + name) else {
+            // Only a link needs resolving: any other name in the (resolved) folder is itself.
+            var info = stat()
+            let path = lessonFolder + "/" + name
+            let isLink = lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+            guard let real = isLink ? Confinement.resolved(path) : courseReal + "/" + name else {
                 return .failure(CourseReadError("the lesson is a symbolic link to nothing", file: shown))
             }
             guard Confinement.isInside(real, courseReal) else {
@@ -130,7 +139,7 @@ package enum CourseLoader {
             var (lesson, findings) = LessonAssembly.assemble(
                 fileName: name, path: shown, source: SourceText(bytes), elements: document.elements)
             lesson.realPath = real
-            return .success((lesson, document, findings))
+            return .success((lesson, forPages ? document : nil, findings))
         }
         var lessons: [Lesson] = []
         var documents: [LessonDocument] = []
@@ -140,7 +149,7 @@ package enum CourseLoader {
             case .failure(let error): throw error
             case .success(let (lesson, document, findings)):
                 lessons.append(lesson)
-                documents.append(document)
+                if let document { documents.append(document) }
                 diagnostics += findings
             }
         }

@@ -42,12 +42,13 @@ package struct ScenarioRunner: Sendable {
     }
 
     /// The part of a run that needs no scenario's shape: where the programs run, what the
-    /// cache holds, and — when `batchGuess` says which scenarios a batch will probably hold —
+    /// cache holds, and — when `batchGuess` says which scenarios a batch will probably hold
+    /// (asked only of the scenarios the cache does not hold) —
     /// that batch's compile, begun at once on a thread of its own, so that the compiler works
     /// while the caller reads the scenarios' shapes. `finish` uses the batch only when the
     /// shapes put exactly the guessed scenarios in it, so the guess costs time when it is
     /// wrong, never an answer.
-    package func start(_ sources: [ScenarioSource], batchGuess: [Bool]? = nil) -> RunStart {
+    package func start(_ sources: [ScenarioSource], batchGuess: (@Sendable (ScenarioSource) -> Bool)? = nil) -> RunStart {
         // Keys and cache lookups on every core: a warm check of a large course does thousands.
         // Where the programs run is part of the key: in the sandbox a scenario sees another
         // machine than outside it.
@@ -65,7 +66,7 @@ package struct ScenarioRunner: Sendable {
         var ahead: BatchAhead?
         if let batchGuess {
             let pending = sources.indices.filter { looked[$0].output == nil }
-            let guessed = pending.filter { batchGuess[$0] }
+            let guessed = pending.filter { batchGuess(sources[$0]) }
             if pending.count == 1 {
                 // One scenario to compile (an author's edit) is a program of its own whatever its
                 // shape; only `@main` changes how it is compiled.

@@ -173,7 +173,7 @@ struct PipelineTests {
         options.course = course.path
         options.cache = .none
         let pipeline = Pipeline()
-        let loaded = try pipeline.load(course.path)
+        let loaded = try pipeline.load(course.path, forPages: false)
         let checked = try pipeline.check(loaded, findings: [], options: options, update: true, forSite: false).checked
         #expect(checked.report.rewrites.count == 2 && checked.report.succeeded)
 

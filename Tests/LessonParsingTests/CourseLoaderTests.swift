@@ -49,6 +49,21 @@ struct CourseLoaderTests {
         #expect(diagnostics.isEmpty)
     }
 
+    /// A check makes no pages: it keeps what it read from each lesson, not the parsed trees.
+    @Test func aLoadForNoPagesKeepsNoDocuments() throws {
+        let folder = makeCourse(["course.json": config, "Core.swift": Array("struct C {}\n".utf8),
+                                 "01-a.md": Array("# A\n\nIntro.\n\n```swift\nprint(1)\n```\n".utf8),
+                                 "02-b.md": Array("# B\n".utf8)])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let forPages = try CourseLoader.load(folder: folder.path)
+        let forCheck = try CourseLoader.load(folder: folder.path, forPages: false)
+        #expect(forPages.documents.count == 2)
+        #expect(forCheck.documents.isEmpty)
+        #expect(forCheck.course.lessons.map(\.title) == ["A", "B"])
+        #expect(forCheck.course.lessons.map(\.scenarios.count) == forPages.course.lessons.map(\.scenarios.count))
+        #expect(forCheck.diagnostics == forPages.diagnostics)
+    }
+
     @Test func noCourseJSON() {
         #expect(loadError(["01-a.md": []])?.summary == "no course.json: a course folder needs one (title, language; core when scenarios share code)")
     }

@@ -1,6 +1,7 @@
 @testable import ScenarioRunning
 import CourseModel
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -126,7 +127,7 @@ struct ScenarioRunnerTests {
     @Test func aBatchBegunOnTheRightGuessServes() throws {
         let jobs = (0..<6).map { job("print(\($0 * 7))\n", line: 10 + 3 * $0) }
         let runner = try runner()
-        let started = runner.start(jobs.map(\.source), batchGuess: Array(repeating: true, count: jobs.count))
+        let started = runner.start(jobs.map(\.source), batchGuess: { _ in true })
         let report = runner.finish(started, jobs: jobs)
         #expect(report.batchAhead == .used)
         #expect(report.compilerRuns == 1)
@@ -140,13 +141,34 @@ struct ScenarioRunnerTests {
         jobs.append(job("var computed: Int { 5 }\nprint(computed)\n", line: 30, ownProgram: true))
         let runner = try runner()
         let plain = runner.run(jobs)
-        let guessed = runner.finish(runner.start(jobs.map(\.source), batchGuess: Array(repeating: true, count: jobs.count)),
+        let guessed = runner.finish(runner.start(jobs.map(\.source), batchGuess: { _ in true }),
                                     jobs: jobs)
         #expect(guessed.batchAhead == .dropped)
         #expect(plain.batchAhead == BatchAheadUse.none)
         #expect(guessed.outcomes == plain.outcomes)
         #expect(guessed.outcomes[4].completedOutput == "5\n")
         #expect(guessed.compilerRuns == plain.compilerRuns + 1)
+    }
+
+    /// The guess is asked only of the scenarios the cache does not hold: a warm run of a large
+    /// course looks at no scenario's words.
+    @Test func theGuessIsAskedOnlyOfScenariosToCompile() throws {
+        let folder = temporaryFolder("guess-asked")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let runner = try runner(cache: ResultCache(folder: folder.path + "/cache"))
+        let kept = [job("print(1)\n", line: 10), job("print(2)\n", line: 20)]
+        _ = runner.run(kept)
+        let asked = Mutex<[String]>([])
+        let guess: @Sendable (ScenarioSource) -> Bool = { source in
+            asked.withLock { $0.append(source.code) }
+            return true
+        }
+        let warm = runner.finish(runner.start(kept.map(\.source), batchGuess: guess), jobs: kept)
+        #expect(warm.cachedCount == 2)
+        #expect(asked.withLock { $0 }.isEmpty)
+        let edited = kept + [job("print(3)\n", line: 30)]
+        _ = runner.finish(runner.start(edited.map(\.source), batchGuess: guess), jobs: edited)
+        #expect(asked.withLock { $0 } == ["print(3)\n"])
     }
 
     /// The one scenario an edit leaves to compile is a program of its own whatever its shape:
@@ -161,7 +183,7 @@ struct ScenarioRunnerTests {
         _ = runner.run(kept)
         for (code, use) in [("print(3)\n", BatchAheadUse.used), ("print(\"@main\")\n", .dropped)] {
             let jobs = kept + [job(code, line: 30)]
-            let report = runner.finish(runner.start(jobs.map(\.source), batchGuess: [true, true, true]), jobs: jobs)
+            let report = runner.finish(runner.start(jobs.map(\.source), batchGuess: { _ in true }), jobs: jobs)
             #expect(report.batchAhead == use)
             #expect(report.compilerRuns == (use == .used ? 1 : 2))
             #expect(report.cachedCount == 2)
