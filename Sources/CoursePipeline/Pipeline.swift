@@ -279,8 +279,9 @@ package struct Pipeline: Sendable {
         let compiler: SwiftCompiler
         do {
             // The version is a fact about the compiler's file (remembered by its path, size and
-            // time), not a result: `--no-cache` uses it too.
-            compiler = try SwiftCompiler.locate(versionCache: Self.compilerVersionMemo)
+            // time), not a result: `--no-cache` uses it too, and the driver's plans likewise.
+            compiler = try SwiftCompiler.locate(versionCache: Self.compilerVersionMemo,
+                                                planCache: Self.userCacheFile("compile-plans"))
         } catch {
             throw PipelineError(.check, path: nil, status: .toolchainUnavailable,
                                 diagnostic: .error(.toolchainUnavailable, error.description, at: nil))

@@ -1,6 +1,7 @@
 import CourseFiles
 import CourseModel
 import Foundation
+import Synchronization
 
 /// The `swiftc` that compiles scenarios, and what it said about a compile.
 package struct SwiftCompiler: Sendable {
@@ -9,11 +10,19 @@ package struct SwiftCompiler: Sendable {
     package var version: String
     /// The Swift runtime's libraries, which the programs it makes load (the sandbox shows them).
     package var runtimeFolder: String?
+    /// The driver's plans, replayed instead of running the driver (see `CompilePlan`); nil runs
+    /// the driver every time.
+    package var plans: CompilePlanStore?
+    /// What identifies this compiler in the plans: its paths, sizes and modification times.
+    package var stamp: String
 
-    package init(executable: String, version: String, runtimeFolder: String? = nil) {
+    package init(executable: String, version: String, runtimeFolder: String? = nil,
+                 plans: CompilePlanStore? = nil, stamp: String = "") {
         self.executable = executable
         self.version = version
         self.runtimeFolder = runtimeFolder
+        self.plans = plans
+        self.stamp = stamp
     }
 
     package struct Unavailable: Error, CustomStringConvertible {
@@ -23,7 +32,9 @@ package struct SwiftCompiler: Sendable {
     /// `swiftc` from `COURSEBOOK_SWIFTC` when set, else from `PATH`. Its version is remembered
     /// in `versionCache` (a file) by the compiler's path, size and modification time, so that
     /// a check with nothing to compile starts no compiler at all.
-    package static func locate(versionCache: String?) throws(Unavailable) -> SwiftCompiler {
+    /// The driver's plans are kept in `planCache` (a file), or for this process only when it
+    /// is nil.
+    package static func locate(versionCache: String?, planCache: String? = nil) throws(Unavailable) -> SwiftCompiler {
         let environment = ProcessInfo.processInfo.environment
         let requested = environment["COURSEBOOK_SWIFTC"].flatMap { $0.isEmpty ? nil : $0 } ?? "swiftc"
         guard let path = findOnPath(requested) else {
@@ -38,7 +49,8 @@ package struct SwiftCompiler: Sendable {
             let lines = remembered.split(separator: "\n", omittingEmptySubsequences: false)
             if lines.count == 5, lines[0..<3].joined(separator: "\n") == stamp {
                 return SwiftCompiler(executable: path, version: String(lines[3]),
-                                     runtimeFolder: lines[4].isEmpty ? nil : String(lines[4]))
+                                     runtimeFolder: lines[4].isEmpty ? nil : String(lines[4]),
+                                     plans: CompilePlanStore(file: planCache), stamp: stamp)
             }
         }
         // The version line and where the runtime lives, in one run.
@@ -62,7 +74,8 @@ package struct SwiftCompiler: Sendable {
             try? writeAtomically(Array("\(stamp)\n\(version)\n\(runtime ?? "")".utf8), to: versionCache,
                                  keepingPermissions: false)
         }
-        return SwiftCompiler(executable: path, version: version, runtimeFolder: runtime)
+        return SwiftCompiler(executable: path, version: version, runtimeFolder: runtime,
+                             plans: CompilePlanStore(file: planCache), stamp: stamp)
     }
 
     private static func fileStamp(_ path: String) -> String {
@@ -80,7 +93,12 @@ package struct SwiftCompiler: Sendable {
                          "-diagnostic-style=llvm", "-j\(max(jobs, 1))", "-o", output]
         if parseAsLibrary { arguments.append("-parse-as-library") }
         arguments += sources
-        var watcher = CollectingWatcher(timeLimit: timeLimit)
+        let deadline = timeLimit.map { ContinuousClock.now + $0 }
+        if let plans, let replayed = replay(arguments, sources: sources, output: output, workingDirectory: workingDirectory,
+                                            jobs: max(jobs, 1), deadline: deadline, plans: plans) {
+            return result(replayed, timeLimit: timeLimit)
+        }
+        var watcher = CollectingWatcher(timeLimit: deadline.map { max($0 - ContinuousClock.now, .zero) })
         let termination: Termination
         do {
             termination = try ChildProcess(executable: executable, arguments: arguments,
@@ -88,16 +106,148 @@ package struct SwiftCompiler: Sendable {
         } catch {
             return CompileResult(termination: .exited(127), diagnostics: [], transcript: error.description)
         }
-        if watcher.timedOut, let timeLimit {
+        return result(Ran(termination: termination, standardOutput: watcher.standardOutput,
+                          standardError: watcher.standardError, timedOut: watcher.timedOut), timeLimit: timeLimit)
+    }
+
+    /// How one command (the driver, or a job of its plan) ended and what it printed.
+    struct Ran: Sendable {
+        var termination: Termination
+        var standardOutput: [UInt8]
+        var standardError: [UInt8]
+        var timedOut: Bool
+    }
+
+    private func result(_ ran: Ran, timeLimit: Duration?) -> CompileResult {
+        if ran.timedOut, let timeLimit {
             let message = "the compiler ran longer than \(seconds(timeLimit)) and was stopped (--compile-timeout sets the limit)"
-            return CompileResult(termination: termination,
+            return CompileResult(termination: ran.termination,
                                  diagnostics: [CompilerDiagnostic(file: nil, line: 0, column: 0, severity: "error", message: message)],
                                  transcript: message)
         }
-        let transcript = String(decoding: watcher.standardError + watcher.standardOutput, as: UTF8.self)
-        return CompileResult(termination: termination,
+        let transcript = String(decoding: ran.standardError + ran.standardOutput, as: UTF8.self)
+        return CompileResult(termination: ran.termination,
                              diagnostics: CompilerDiagnostic.parse(transcript),
                              transcript: transcript)
+    }
+
+    /// Runs `command` (a program and its arguments) to its end or the deadline; nil when it
+    /// cannot start.
+    static func run(_ command: [String], in workingDirectory: String, until deadline: ContinuousClock.Instant?) -> Ran? {
+        var watcher = CollectingWatcher(timeLimit: deadline.map { max($0 - ContinuousClock.now, .zero) })
+        guard let termination = try? ChildProcess(executable: command[0], arguments: Array(command.dropFirst()),
+                                                  workingDirectory: workingDirectory).run(watching: &watcher) else { return nil }
+        return Ran(termination: termination, standardOutput: watcher.standardOutput,
+                   standardError: watcher.standardError, timedOut: watcher.timedOut)
+    }
+
+    /// The compile by the driver's own plan, without the driver (see `CompilePlan`): the
+    /// frontend jobs `jobs` at a time, autolink extraction, the linker. Nil when the driver
+    /// must run instead: no plan can be had, a tool cannot start, a frontend crashed, the
+    /// extraction or the link failed (the driver then says so in its own words).
+    private func replay(_ arguments: [String], sources: [String], output: String, workingDirectory: String,
+                        jobs: Int, deadline: ContinuousClock.Instant?, plans: CompilePlanStore) -> Ran? {
+        var template = Array(arguments)
+        for (index, word) in template.enumerated() {
+            if let source = sources.firstIndex(of: word) {
+                template[index] = "\u{1}source \(source) \((word as NSString).lastPathComponent)"
+            } else if word == output {
+                template[index] = "\u{1}output \((word as NSString).lastPathComponent)"
+            }
+        }
+        let key = ([executable, stamp] + template).joined(separator: "\u{0}")
+        var folderTemplate = Array((workingDirectory + "/objects-XXXXXX").utf8CString)
+        guard mkdtemp(&folderTemplate) != nil else { return nil }
+        let folder = String(cString: folderTemplate)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+
+        let learned: CompilePlan
+        if let known = plans.compilePlan(key) {
+            learned = known
+        } else {
+            guard let listing = Self.run([executable] + arguments + ["-###"], in: workingDirectory, until: deadline),
+                  listing.termination.isSuccess,
+                  let plan = CompilePlan.read(String(decoding: listing.standardOutput, as: UTF8.self),
+                                              sources: sources, output: output) else { return nil }
+            plans.keep(plan, as: key)
+            learned = plan
+        }
+        guard let plan = learned.replacing(sources: sources, output: output, temporaryFolder: folder) else { return nil }
+
+        // The frontends, `jobs` at a time in the driver's order; after a failure no new one
+        // starts (as the driver does), and what every started job printed is kept in order.
+        let ran = Mutex<[Ran?]>(Array(repeating: nil, count: plan.frontends.count))
+        let next = Atomic<Int>(0)
+        let failed = Atomic<Bool>(false)
+        let unstartable = Atomic<Bool>(false)
+        let work: @Sendable () -> Void = {
+            while !failed.load(ordering: .relaxed) {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < plan.frontends.count else { return }
+                guard let job = Self.run(plan.frontends[index], in: workingDirectory, until: deadline) else {
+                    unstartable.store(true, ordering: .relaxed)
+                    failed.store(true, ordering: .relaxed)
+                    return
+                }
+                if !job.termination.isSuccess || job.timedOut { failed.store(true, ordering: .relaxed) }
+                ran.withLock { $0[index] = job }
+            }
+        }
+        let helpers = (1..<min(jobs, plan.frontends.count)).map { _ in Background(work) }
+        work()
+        for helper in helpers { helper.wait() }
+        let frontends = ran.withLock { $0 }.compactMap { $0 }
+        if unstartable.load(ordering: .relaxed) { return nil }
+        let printed = Ran(termination: .exited(0), standardOutput: frontends.flatMap(\.standardOutput),
+                          standardError: frontends.flatMap(\.standardError), timedOut: frontends.contains(where: \.timedOut))
+        if failed.load(ordering: .relaxed) {
+            // A crash is the driver's to report, in its words.
+            if frontends.contains(where: { if case .signaled = $0.termination { !$0.timedOut } else { false } }) { return nil }
+            var failure = printed
+            failure.termination = frontends.first(where: { !$0.termination.isSuccess })?.termination ?? .exited(1)
+            if case .exited = failure.termination { failure.termination = .exited(1) }
+            return failure
+        }
+
+        // The libraries the objects ask for: the tool's answer for the same sections, or the
+        // tool's run.
+        let sections = plan.autolinkInputs.map(AutolinkSections.read(objectAt:))
+        let autolinkKey = sections.contains(where: { $0 == nil }) ? nil
+            : ([stamp] + sections.map { Data($0!).base64EncodedString() }).joined(separator: "\u{0}")
+        if let autolinkKey, let known = plans.autolink(autolinkKey) {
+            guard (try? writeAtomically(Array(known.utf8), to: plan.autolinkFile, keepingPermissions: false)) != nil else { return nil }
+        } else {
+            guard let extracted = Self.run(plan.autolink, in: workingDirectory, until: deadline),
+                  extracted.termination.isSuccess, !extracted.timedOut,
+                  let written = readFile(atPath: plan.autolinkFile) else { return nil }
+            if let autolinkKey { plans.keep(autolink: String(decoding: written, as: UTF8.self), as: autolinkKey) }
+        }
+        guard let libraries = readFile(atPath: plan.autolinkFile) else { return nil }
+
+        // The linker, as `clang` would run it for this link and these libraries.
+        let linkKey = ([stamp] + plan.link.map { LinkerCommand.mark($0, temporaryFolder: folder, output: output) }
+                       + [String(decoding: libraries, as: UTF8.self)]).joined(separator: "\u{0}")
+        var linker = plans.linker(linkKey)
+        if linker == nil,
+           let listing = Self.run(plan.link + ["-###"], in: workingDirectory, until: deadline), listing.termination.isSuccess,
+           let command = LinkerCommand.read(String(decoding: listing.standardError, as: UTF8.self),
+                                            temporaryFolder: folder, output: output) {
+            plans.keep(command, as: linkKey)
+            linker = command
+        }
+        // A link that fails is the driver's to report, in its words (and `clang`'s). The
+        // linker's command is learned anew next time, in case the system's libraries moved.
+        guard let linker, let linked = Self.run(linker.command(temporaryFolder: folder, output: output),
+                                                in: workingDirectory, until: deadline),
+              linked.termination.isSuccess, !linked.timedOut else {
+            plans.forgetLinker(linkKey)
+            return nil
+        }
+        var done = printed
+        done.standardOutput += linked.standardOutput
+        done.standardError += linked.standardError
+        plans.replayedCompiles.add(1, ordering: .relaxed)
+        return done
     }
 }
 

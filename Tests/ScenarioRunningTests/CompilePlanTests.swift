@@ -1,0 +1,191 @@
+@testable import ScenarioRunning
+import CourseModel
+import Foundation
+import TestSupport
+import Testing
+
+/// The driver's plan, learned once and replayed: the programs and the messages are the
+/// driver's own. These compile real programs with the toolchain's `swiftc`.
+struct CompilePlanTests {
+    let corePath = packageRoot.appendingPathComponent("Sources/Invalidation/Invalidation.swift").path
+
+    /// A compiler that replays (plans kept in `planFile`, or in memory), and one that always
+    /// runs the driver.
+    func compilers(planFile: String? = nil) throws -> (replaying: SwiftCompiler, driver: SwiftCompiler) {
+        let replaying = try SwiftCompiler.locate(versionCache: nil, planCache: planFile)
+        var driver = replaying
+        driver.plans = nil
+        return (replaying, driver)
+    }
+
+    /// Writes `main.swift` into a folder of its own and compiles it with the core.
+    func compile(_ code: String, with compiler: SwiftCompiler, in folder: URL, _ name: String) -> (CompileResult, String) {
+        let place = folder.appendingPathComponent(name).path
+        try? FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: place + "/main.swift", contents: Data(code.utf8))
+        let result = compiler.compile(sources: [place + "/main.swift", corePath], output: place + "/program",
+                                      workingDirectory: place, jobs: 2)
+        return (result, place + "/program")
+    }
+
+    func output(of program: String) throws -> String {
+        var watcher = CollectingWatcher(timeLimit: .seconds(10))
+        _ = try ChildProcess(executable: program, arguments: []).run(watching: &watcher)
+        return String(decoding: watcher.standardOutput, as: UTF8.self)
+    }
+
+    @Test func aReplayedCompileMakesTheDriversProgramAndLearnsOnce() throws {
+        let folder = temporaryFolder("plan-replay")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (replaying, driver) = try compilers()
+        let code = "import Foundation\nlet tree = ViewTree(nodes: [ViewNode(\"A\", parent: nil, reads: [\"k\"])], storage: [\"k\": .state(owner: \"A\")])\ncountCauses(tree.change(\"c\", key: \"k\"))\nprint(String(format: \"%.1f\", 2.5))\n"
+        let (byDriver, driverProgram) = compile(code, with: driver, in: folder, "driver")
+        #expect(byDriver.succeeded, "\(byDriver.transcript)")
+        for attempt in 1...3 {
+            let (replayed, program) = compile(code, with: replaying, in: folder, "replay-\(attempt)")
+            #expect(replayed.succeeded, "\(replayed.transcript)")
+            #expect(try output(of: program) == (try output(of: driverProgram)))
+        }
+        // Learned from the driver and `clang` once; the tool's answer for these objects too.
+        #expect(replaying.plans?.learnedCompiles.load(ordering: .relaxed) == 1)
+        #expect(replaying.plans?.learnedLinks.load(ordering: .relaxed) == 1)
+        #expect(replaying.plans?.learnedAutolinks.load(ordering: .relaxed) == 1)
+        #expect(replaying.plans?.replayedCompiles.load(ordering: .relaxed) == 3)
+        // The objects are gone with the compile: only the program is left.
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("replay-1").path)
+        #expect(left.sorted() == ["main.swift", "program"])
+    }
+
+    @Test func plansOutliveTheProcessInTheirFile() throws {
+        let folder = temporaryFolder("plan-file")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("plans").path
+        let first = try compilers(planFile: file).replaying
+        #expect(compile("print(1)\n", with: first, in: folder, "a").0.succeeded)
+        #expect(first.plans?.learnedCompiles.load(ordering: .relaxed) == 1)
+        let second = try compilers(planFile: file).replaying
+        let (result, program) = compile("print(2)\n", with: second, in: folder, "b")
+        #expect(result.succeeded)
+        #expect(try output(of: program) == "2\n")
+        #expect(second.plans?.learnedCompiles.load(ordering: .relaxed) == 0)
+        #expect(second.plans?.learnedLinks.load(ordering: .relaxed) == 0)
+        #expect(second.plans?.replayedCompiles.load(ordering: .relaxed) == 1)
+    }
+
+    /// A type error and a failed link read as the driver's: the same diagnostics, the same
+    /// exit status, and for the link the driver's and `clang`'s own words.
+    @Test func failuresReadAsTheDriversDo() throws {
+        let folder = temporaryFolder("plan-failures")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (replaying, driver) = try compilers()
+        // Learn the plan with a program that compiles, so that the failures are replayed.
+        #expect(compile("print(0)\n", with: replaying, in: folder, "learn").0.succeeded)
+        let typeError = "let x: Int = \"a\"\nprint(undefinedThing)\n"
+        let unresolved = "@_silgen_name(\"coursebook_nowhere\") func nowhere()\nnowhere()\n"
+        for (index, code) in [typeError, unresolved].enumerated() {
+            let (byDriver, _) = compile(code, with: driver, in: folder, "driver-\(index)")
+            let (replayed, _) = compile(code, with: replaying, in: folder, "replay-\(index)")
+            #expect(!replayed.succeeded)
+            #expect(replayed.termination == byDriver.termination)
+            #expect(replayed.diagnostics.map(\.message) == byDriver.diagnostics.map(\.message))
+            if index == 1 {
+                // The failed link drops the linker's command: the next link learns it anew.
+                #expect(replaying.plans?.learnedLinks.load(ordering: .relaxed) == 1)
+                #expect(compile("print(3)\n", with: replaying, in: folder, "relearn").0.succeeded)
+                #expect(replaying.plans?.learnedLinks.load(ordering: .relaxed) == 2)
+                #expect(replayed.transcript.contains("coursebook_nowhere"))
+                #expect(replayed.transcript.contains("linker command failed"), "\(replayed.transcript)")
+                #expect(replayed.transcript.contains("link command failed"), "\(replayed.transcript)")
+            } else {
+                #expect(replayed.diagnostics.map(\.line) == [1, 2])
+            }
+        }
+    }
+
+    @Test func shellWordsReadTheDriversAndClangsQuoting() {
+        #expect(ShellWords.split("/bin/tool -c 'ma'\\''in.swift' -o 'pro gram'") == ["/bin/tool", "-c", "ma'in.swift", "-o", "pro gram"])
+        #expect(ShellWords.split(#" "/usr/bin/ld.gold" "-o" "a \"b\" \\c \d" "@x""#) == ["/usr/bin/ld.gold", "-o", #"a "b" \c \d"#, "@x"])
+        #expect(ShellWords.split("a 'open") == nil)
+        #expect(ShellWords.split("a\\ b  c") == ["a b", "c"])
+    }
+
+    @Test func aPlanIsReadOnlyWhenItIsTheExpectedShape() {
+        let listing = """
+        /t/swift-frontend -frontend -c -primary-file /w/main.swift /c/Core.swift -o /tmp/TD.1/main-1.o
+        /t/swift-frontend -frontend -c /w/main.swift -primary-file /c/Core.swift -o /tmp/TD.1/Core-1.o
+        /t/swift-autolink-extract /tmp/TD.1/main-1.o /tmp/TD.1/Core-1.o -o /tmp/TD.1/main-2.autolink
+        /t/clang -pie /tmp/TD.1/main-1.o /tmp/TD.1/Core-1.o @/tmp/TD.1/main-2.autolink -o /w/program
+        """
+        let plan = CompilePlan.read(listing, sources: ["/w/main.swift", "/c/Core.swift"], output: "/w/program")
+        #expect(plan?.temporaryFolder == "/tmp/TD.1")
+        #expect(plan?.autolinkInputs == ["/tmp/TD.1/main-1.o", "/tmp/TD.1/Core-1.o"])
+        let moved = plan?.replacing(sources: ["/v/main.swift", "/c/Core.swift"], output: "/v/program", temporaryFolder: "/v/objects")
+        #expect(moved?.frontends[0] == ["/t/swift-frontend", "-frontend", "-c", "-primary-file", "/v/main.swift", "/c/Core.swift", "-o", "/v/objects/main-1.o"])
+        #expect(moved?.link == ["/t/clang", "-pie", "/v/objects/main-1.o", "/v/objects/Core-1.o", "@/v/objects/main-2.autolink", "-o", "/v/program"])
+        // Other file names make other objects: that plan is not this one.
+        #expect(plan?.replacing(sources: ["/v/other.swift", "/c/Core.swift"], output: "/v/program", temporaryFolder: "/v/o") == nil)
+        // A job the replay does not know, or one frontend short: the driver runs.
+        #expect(CompilePlan.read(listing.replacingOccurrences(of: "/t/clang", with: "/t/swift-driver"),
+                                 sources: ["/w/main.swift", "/c/Core.swift"], output: "/w/program") == nil)
+        #expect(CompilePlan.read(listing, sources: ["/w/main.swift"], output: "/w/program") == nil)
+    }
+
+    /// The sections the tool reads, from a real object: a program that imports Foundation asks
+    /// for more libraries than one that does not.
+    @Test func autolinkSectionsAreReadFromObjects() throws {
+        let folder = temporaryFolder("plan-autolink")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let compiler = try SwiftCompiler.locate(versionCache: nil)
+        func sections(_ code: String, _ name: String) throws -> String {
+            let source = folder.appendingPathComponent("\(name).swift").path
+            FileManager.default.createFile(atPath: source, contents: Data(code.utf8))
+            var watcher = CollectingWatcher(timeLimit: .seconds(120))
+            let object = folder.appendingPathComponent("\(name).o").path
+            _ = try ChildProcess(executable: compiler.executable, arguments: ["-c", source, "-o", object, "-module-name", name])
+                .run(watching: &watcher)
+            let read = try #require(AutolinkSections.read(objectAt: object))
+            return String(decoding: read, as: UTF8.self)
+        }
+        let plain = try sections("print(1)\n", "plain")
+        let foundation = try sections("import Foundation\nprint(Date())\n", "withFoundation")
+        #expect(plain.contains("-lswiftCore\u{0}"))
+        #expect(!plain.contains("-lFoundation\u{0}"))
+        #expect(foundation.contains("-lFoundation\u{0}"))
+        #expect(AutolinkSections.read(Array("not an object".utf8)) == nil)
+    }
+
+    /// A made-up object: only sections of exactly that name count, in order; a cut file is
+    /// not read at all.
+    @Test func autolinkSectionsAreFoundByTheirWholeName() {
+        func little(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let names = Array("\0.shstrtab\0.swift1_autolink_entries\0.swift1_autolink_entriesX\0".utf8)
+        let contents: [[UInt8]] = [names, Array("-lA\0-lB\0".utf8), Array("-lZ\0".utf8), Array("-lC\0".utf8)]
+        // name offsets in `names`, and each section's type (1 progbits, 3 string table)
+        let sections: [(name: Int, type: Int)] = [(1, 3), (11, 1), (36, 1), (11, 1)]
+        var body: [UInt8] = []
+        var placed: [(offset: Int, size: Int)] = []
+        for content in contents {
+            placed.append((64 + body.count, content.count))
+            body += content
+        }
+        let tableOffset = 64 + body.count
+        var header = [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1] + [UInt8](repeating: 0, count: 64 - 7)
+        header.replaceSubrange(0x28..<0x30, with: little(tableOffset, 8))
+        header.replaceSubrange(0x3A..<0x3C, with: little(64, 2))
+        header.replaceSubrange(0x3C..<0x3E, with: little(contents.count + 1, 2))
+        header.replaceSubrange(0x3E..<0x40, with: little(1, 2))
+        var table = [UInt8](repeating: 0, count: 64)  // section 0 is empty
+        for (section, place) in zip(sections, placed) {
+            var entry = [UInt8](repeating: 0, count: 64)
+            entry.replaceSubrange(0..<4, with: little(section.name, 4))
+            entry.replaceSubrange(4..<8, with: little(section.type, 4))
+            entry.replaceSubrange(24..<32, with: little(place.offset, 8))
+            entry.replaceSubrange(32..<40, with: little(place.size, 8))
+            table += entry
+        }
+        // The string table is section 1: the header above names index 1, and section 0 is empty.
+        let object = header + body + table
+        #expect(AutolinkSections.read(object).map { String(decoding: $0, as: UTF8.self) } == "-lA\0-lB\0\0-lC\0\0")
+        #expect(AutolinkSections.read(Array(object.prefix(object.count - 30))) == nil)
+    }
+}
