@@ -149,15 +149,16 @@ package struct ScenarioRunner: Sendable {
                             : (ahead == nil ? .dropped : .used))
     }
 
-    /// Compiles a batch. The driver runs one frontend job per file, as many at a time as
-    /// there are cores, in the order given: the scenario files (the heavy part, one per core)
-    /// go first, so that they run side by side, and the light files (core files,
-    /// `main.swift`) after them.
+    /// Compiles a batch: one frontend job per file, one more at a time than there are cores,
+    /// in the order given. `main.swift` (the runner: a second of compile whatever the batch)
+    /// goes first and the scenario files (one per core, the heavy part) next, so that all of
+    /// them run side by side from the start and none is left to finish alone; the core files,
+    /// light, fill in. (One job per core, in any order, left a second of one core idle.)
     func compileBatch(files: [(name: String, contents: String)], in folder: String, output: String) -> CompileResult {
         let written = Self.write(files, in: folder)
-        let paths = written.dropLast() + coreFiles.map(\.path) + [written.last!]
+        let paths = [written.last!] + written.dropLast() + coreFiles.map(\.path)
         return compiler.compile(sources: Array(paths), output: output, workingDirectory: folder,
-                                jobs: settings.parallelism, timeLimit: settings.compileTimeLimit)
+                                jobs: settings.parallelism + 1, timeLimit: settings.compileTimeLimit)
     }
 
     /// Compiles a program of one scenario: its own file first (it is the heavy one), then the

@@ -110,6 +110,34 @@ struct ScenarioRunnerTests {
         }
     }
 
+    /// A batch compiles with one job more than there are cores, `main.swift` (the runner)
+    /// first and the scenario files next: no frontend is left to finish alone.
+    @Test func aBatchCompilesItsRunnerFirstWithAJobMoreThanCores() throws {
+        let real = try SwiftCompiler.locate(versionCache: nil)
+        let folder = temporaryFolder("batch-order")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("swiftc").path
+        let log = folder.appendingPathComponent("arguments").path
+        try """
+            #!/bin/sh
+            for argument in "$@"; do echo "$argument" >> "\(log)"; done
+            exec "\(real.executable)" "$@"
+
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        var settings = RunSettings()
+        settings.parallelism = 2
+        let report = ScenarioRunner(compiler: SwiftCompiler(executable: script, version: real.version,
+                                                            runtimeFolder: real.runtimeFolder),
+                                    coreFiles: [try coreFile(corePath, shown: "Invalidation.swift")],
+                                    settings: settings, cache: nil).run((0..<4).map { job("print(\($0))\n", line: 10 + 3 * $0) })
+        #expect(report.outcomes.map(\.completedOutput) == ["0\n", "1\n", "2\n", "3\n"])
+        let arguments = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(arguments.contains("-j3"))
+        let sources = arguments.filter { $0.hasSuffix(".swift") }.map { ($0 as NSString).lastPathComponent }
+        #expect(sources == ["main.swift", "scenarios-0.swift", "scenarios-1.swift", "Invalidation.swift"])
+    }
+
     @Test func standaloneAndBatchedGiveTheSameOutput() throws {
         let code = """
             let tree = ViewTree(nodes: [ViewNode("A", parent: nil, reads: ["k"])], storage: ["k": .environment])
