@@ -150,10 +150,11 @@ package struct ScenarioRunner: Sendable {
     }
 
     /// Compiles a batch: one frontend job per file, one more at a time than there are cores,
-    /// in the order given. `main.swift` (the runner: a second of compile whatever the batch)
-    /// goes first and the scenario files (one per core, the heavy part) next, so that all of
-    /// them run side by side from the start and none is left to finish alone; the core files,
-    /// light, fill in. (One job per core, in any order, left a second of one core idle.)
+    /// in the order given. `main.swift` (the runner and a `switch` over the batch: a second or
+    /// more of compile) goes first and the scenario files (one per core, the heavy part) next,
+    /// so that all of them share the cores from the start and none is left to finish alone;
+    /// the core files, light, fill in. (One job per core left `main.swift` to run alone at
+    /// the end, a second of one core idle.)
     func compileBatch(files: [(name: String, contents: String)], in folder: String, output: String) -> CompileResult {
         let written = Self.write(files, in: folder)
         let paths = [written.last!] + written.dropLast() + coreFiles.map(\.path)

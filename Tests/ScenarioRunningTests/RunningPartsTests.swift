@@ -71,24 +71,3 @@ struct CompilerDiagnosticTests {
         #expect(found[2].file == "/tmp/a:b/main.swift")
     }
 }
-
-struct BatchProgramTests {
-    func source(_ code: String, line: Int) -> ScenarioSource {
-        ScenarioSource(code: code, file: "lessons/01-a.md", firstLine: line, columnOffsets: [0])
-    }
-
-    /// `main.swift` of a batch is the runner and nothing that grows with the batch: each
-    /// scenario file lists its own scenarios, so that work is done by the frontend jobs that
-    /// run side by side.
-    @Test func aBatchsMainDoesNotGrowWithItsScenarios() {
-        func files(_ count: Int) -> [(name: String, contents: String)] {
-            ScenarioProgram.batch((0..<count).map { ($0, source("print(\($0))\n", line: 10 + 3 * $0)) }, fileCount: 2)
-        }
-        let small = files(4), large = files(400)
-        #expect(small.map(\.name) == ["scenarios-0.swift", "scenarios-1.swift", "main.swift"])
-        #expect(small.last!.contents == large.last!.contents)
-        #expect(large[0].contents.contains("table[199] = __coursebookScenario199\n"))
-        #expect(large[1].contents.contains("table[200] = __coursebookScenario200\n"))
-        #expect(!large[0].contents.contains("table[200]"))
-    }
-}
