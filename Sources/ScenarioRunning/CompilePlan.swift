@@ -226,6 +226,8 @@ package final class CompilePlanStore: Sendable {
 
     private let file: String?
     private let contents: Mutex<Contents?>
+    /// Objects of the tool's own libraries, by module and source, once per process.
+    private let objects = Mutex<[String: String?]>([:])
     /// How many plans were learned from the driver and from `clang`, how many answers of
     /// `swift-autolink-extract` were kept, and how many compiles were replayed to their end
     /// (tests read them).
@@ -238,6 +240,29 @@ package final class CompilePlanStore: Sendable {
     package init(file: String?) {
         self.file = file
         contents = Mutex(file == nil ? Contents() : nil)
+    }
+
+    /// Where objects of the tool's own libraries are kept: beside the plans, or (plans kept in
+    /// memory) in a folder of this user's own under the system's temporary folder.
+    var objectFolder: String? {
+        if let file { return (file as NSString).deletingLastPathComponent }
+        let folder = NSTemporaryDirectory() + "/coursebook-objects-\(getuid())"
+        _ = mkdir(folder, 0o700)
+        var info = stat()
+        // Nobody else's folder, nor a link to one.
+        guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(),
+              info.st_mode & 0o077 == 0 else { return nil }
+        return folder
+    }
+
+    /// The object of `key`, made by `make` the first time this process asks.
+    func object(_ key: String, make: () -> String?) -> String? {
+        objects.withLock { objects in
+            if let known = objects[key] { return known }
+            let made = make()
+            objects[key] = made
+            return made
+        }
     }
 
     func compilePlan(_ key: String) -> CompilePlan? { withContents { $0.compiles[key] } }

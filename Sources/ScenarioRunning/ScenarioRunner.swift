@@ -155,11 +155,26 @@ package struct ScenarioRunner: Sendable {
     /// so that all of them share the cores from the start and none is left to finish alone;
     /// the core files, light, fill in. (One job per core left `main.swift` to run alone at
     /// the end, a second of one core idle.)
-    func compileBatch(files: [(name: String, contents: String)], in folder: String, output: String) -> CompileResult {
+    func compileBatch(files: [(name: String, contents: String)], in folder: String, output: String,
+                      runnerObject: String?) -> CompileResult {
         let written = Self.write(files, in: folder)
         let paths = [written.last!] + written.dropLast() + coreFiles.map(\.path)
-        return compiler.compile(sources: Array(paths), output: output, workingDirectory: folder,
-                                jobs: settings.parallelism + 1, timeLimit: settings.compileTimeLimit)
+        return compiler.compile(sources: Array(paths), objects: runnerObject.map { [$0] } ?? [], output: output,
+                                workingDirectory: folder, jobs: settings.parallelism + 1,
+                                timeLimit: settings.compileTimeLimit)
+    }
+
+    /// The batch runner's object (`ScenarioProgram.runnerModule`), or nil when the batch must
+    /// hold the runner's code itself.
+    func batchRunnerObject() -> String? {
+        compiler.libraryObject(module: ScenarioProgram.runnerModule.name, source: ScenarioProgram.runnerModule.source)
+    }
+
+    /// The files of a batch of `scenarios`, and the runner object it links, if any.
+    func batchProgram(_ scenarios: [(index: Int, source: ScenarioSource)]) -> (files: [(name: String, contents: String)], runnerObject: String?) {
+        let runnerObject = batchRunnerObject()
+        return (ScenarioProgram.batch(scenarios, fileCount: settings.parallelism, linkedRunner: runnerObject != nil),
+                runnerObject)
     }
 
     /// Compiles a program of one scenario: its own file first (it is the heavy one), then the
@@ -232,9 +247,9 @@ final class BatchAhead: Sendable {
 
     /// The batch of `indices`.
     convenience init(runner: ScenarioRunner, indices: [Int], sources: [ScenarioSource]) {
-        self.init(kind: .batch(indices), files: ScenarioProgram.batch(indices.map { ($0, sources[$0]) },
-                                                                     fileCount: runner.settings.parallelism)) {
-            runner.compileBatch(files: $0, in: $1, output: $2)
+        let program = runner.batchProgram(indices.map { ($0, sources[$0]) })
+        self.init(kind: .batch(indices), files: program.files) {
+            runner.compileBatch(files: $0, in: $1, output: $2, runnerObject: program.runnerObject)
         }
     }
 
@@ -435,8 +450,9 @@ private final class RunSession: Sendable {
         let folder = newProgramFolder("batch")
         let program = "\(folder)/program"
         state.withLock { $0.compilerRuns += 1 }
-        let files = ScenarioProgram.batch(indices.map { ($0, jobs[$0].source) }, fileCount: runner.settings.parallelism)
-        return CompiledBatch(compiled: runner.compileBatch(files: files, in: folder, output: program),
+        let made = runner.batchProgram(indices.map { ($0, jobs[$0].source) })
+        return CompiledBatch(compiled: runner.compileBatch(files: made.files, in: folder, output: program,
+                                                           runnerObject: made.runnerObject),
                              program: program, folder: folder)
     }
 

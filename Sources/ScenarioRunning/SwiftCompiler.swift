@@ -87,12 +87,13 @@ package struct SwiftCompiler: Sendable {
     /// Compiles `sources` (paths) into the executable `output`, `jobs` frontend jobs at a
     /// time. (Batch mode would group files into fewer jobs, but this toolchain's driver then
     /// looks for object files under other names than it wrote, and the link fails.)
-    package func compile(sources: [String], output: String, workingDirectory: String,
+    /// `objects` (already compiled) are linked in too.
+    package func compile(sources: [String], objects: [String] = [], output: String, workingDirectory: String,
                          jobs: Int, parseAsLibrary: Bool = false, timeLimit: Duration? = nil) -> CompileResult {
         var arguments = ["-module-name", ScenarioProgram.moduleName, "-Onone", "-suppress-warnings",
                          "-diagnostic-style=llvm", "-j\(max(jobs, 1))", "-o", output]
         if parseAsLibrary { arguments.append("-parse-as-library") }
-        arguments += sources
+        arguments += sources + objects
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
         if let plans, let replayed = replay(arguments, sources: sources, output: output, workingDirectory: workingDirectory,
                                             jobs: max(jobs, 1), deadline: deadline, plans: plans) {
@@ -108,6 +109,29 @@ package struct SwiftCompiler: Sendable {
         }
         return result(Ran(termination: termination, standardOutput: watcher.standardOutput,
                           standardError: watcher.standardError, timedOut: watcher.timedOut), timeLimit: timeLimit)
+    }
+
+    /// `source`, a library of the tool's own (module `module`), compiled optimized into an
+    /// object once per compiler and source and kept beside the plans (see `CompilePlanStore`);
+    /// nil when it cannot be (no store, or the compiler refuses it: the caller then does without).
+    package func libraryObject(module: String, source: String) -> String? {
+        guard let plans else { return nil }
+        let key = SHA256.hex([executable, stamp, version, module, source].joined(separator: "\u{0}"))
+        return plans.object(key) {
+            guard let folder = plans.objectFolder else { return nil }
+            let object = "\(folder)/\(module)-\(key.prefix(32)).o"
+            if access(object, R_OK) == 0 { return object }
+            var scratchTemplate = Array((folder + "/making-XXXXXX").utf8CString)
+            guard mkdtemp(&scratchTemplate) != nil else { return nil }
+            let scratch = String(cString: scratchTemplate)
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            guard (try? writeAtomically(Array(source.utf8), to: scratch + "/\(module).swift", keepingPermissions: false)) != nil,
+                  let made = Self.run([executable, "-parse-as-library", "-module-name", module, "-O", "-suppress-warnings",
+                                       "-c", "\(module).swift", "-o", "\(module).o"], in: scratch, until: ContinuousClock.now + .seconds(300)),
+                  made.termination.isSuccess, !made.timedOut,
+                  rename(scratch + "/\(module).o", object) == 0 else { return nil }
+            return object
+        }
     }
 
     /// How one command (the driver, or a job of its plan) ended and what it printed.

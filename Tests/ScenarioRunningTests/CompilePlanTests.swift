@@ -102,6 +102,38 @@ struct CompilePlanTests {
         }
     }
 
+    /// The batch runner is a library of its own, compiled once and kept beside the plans: a
+    /// batch's `main.swift` then only declares it, and a second process finds the object.
+    @Test func theBatchRunnerIsCompiledOnceAndLinked() throws {
+        let folder = temporaryFolder("plan-runner")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("plans").path
+        let first = try compilers(planFile: file).replaying
+        let object = try #require(first.libraryObject(module: ScenarioProgram.runnerModule.name,
+                                                      source: ScenarioProgram.runnerModule.source))
+        #expect(object.hasPrefix(folder.path + "/CoursebookBatchRunner-") && object.hasSuffix(".o"))
+        var made = stat()
+        #expect(stat(object, &made) == 0)
+        let second = try compilers(planFile: file).replaying
+        #expect(second.libraryObject(module: ScenarioProgram.runnerModule.name,
+                                     source: ScenarioProgram.runnerModule.source) == object)
+        var found = stat()
+        #expect(stat(object, &found) == 0 && found.st_mtim.tv_nsec == made.st_mtim.tv_nsec && found.st_ino == made.st_ino)
+        // Without a store the batch holds the runner's code.
+        #expect(try compilers().driver.libraryObject(module: "M", source: "") == nil)
+
+        let runner = ScenarioRunner(compiler: second, coreFiles: [], settings: RunSettings(), cache: nil)
+        let program = runner.batchProgram([(0, ScenarioSource(code: "print(1)\n", file: "a.md", firstLine: 3, columnOffsets: [0]))])
+        #expect(program.runnerObject == object)
+        let main = try #require(program.files.last)
+        #expect(main.name == "main.swift")
+        #expect(main.contents.contains("@_silgen_name(\"coursebook_batch_start\")"))
+        #expect(!main.contents.contains("fork()"))
+        let inline = ScenarioProgram.batch([(0, ScenarioSource(code: "print(1)\n", file: "a.md", firstLine: 3, columnOffsets: [0]))],
+                                           fileCount: 1, linkedRunner: false)
+        #expect(inline.last!.contents.contains("fork()"))
+    }
+
     @Test func shellWordsReadTheDriversAndClangsQuoting() {
         #expect(ShellWords.split("/bin/tool -c 'ma'\\''in.swift' -o 'pro gram'") == ["/bin/tool", "-c", "ma'in.swift", "-o", "pro gram"])
         #expect(ShellWords.split(#" "/usr/bin/ld.gold" "-o" "a \"b\" \\c \d" "@x""#) == ["/usr/bin/ld.gold", "-o", #"a "b" \c \d"#, "@x"])

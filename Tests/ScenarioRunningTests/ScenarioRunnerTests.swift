@@ -138,6 +138,32 @@ struct ScenarioRunnerTests {
         #expect(sources == ["main.swift", "scenarios-0.swift", "scenarios-1.swift", "Invalidation.swift"])
     }
 
+    /// The runner linked in as a library of its own and the runner's code in `main.swift` give
+    /// every scenario the same outcome: output, error output, exit status, trap, thrown error.
+    @Test func theLinkedRunnerAndTheInlineOneAgree() throws {
+        let jobs = [
+            job("print(\"one\")\n", line: 10),
+            job("import Glibc\nfputs(\"to stderr\\n\", stderr)\nexit(3)\n", line: 20),
+            job("let xs: [Int] = []\nprint(\"before\")\nprint(xs[1])\n", line: 30),
+            job("print(\"x\", terminator: \"\")\nthrow CancellationError()\n", line: 40),
+            job("print(CommandLine.arguments.count)\n", line: 50),
+        ]
+        let linked = try runner()
+        #expect(linked.batchRunnerObject() != nil)
+        var inline = try runner()
+        inline.compiler.plans = nil
+        #expect(inline.batchRunnerObject() == nil)
+        let fromLinked = linked.run(jobs), fromInline = inline.run(jobs)
+        // The runtime's stack trace after a trap holds addresses, which change from run to run.
+        func withoutAddresses(_ outcomes: [ScenarioOutcome]) -> [String] {
+            outcomes.map { "\($0)".components(separatedBy: "Current stack trace:")[0] }
+        }
+        #expect(withoutAddresses(fromLinked.outcomes) == withoutAddresses(fromInline.outcomes))
+        #expect(withoutAddresses(fromLinked.outcomes)[3].contains("Error raised at top level"))
+        #expect(fromLinked.outcomes[0].completedOutput == "one\n")
+        #expect(fromLinked.outcomes[4].completedOutput == "1\n")
+    }
+
     @Test func standaloneAndBatchedGiveTheSameOutput() throws {
         let code = """
             let tree = ViewTree(nodes: [ViewNode("A", parent: nil, reads: ["k"])], storage: ["k": .environment])
