@@ -2,7 +2,6 @@ import CourseFiles
 import Dispatch
 import Foundation
 import ScenarioRunning
-import Synchronization
 
 /// The `coursebook` command as a process: it adopts every descendant that loses its parent
 /// (so that none outlives the run), and a stop by SIGINT (Ctrl-C), SIGTERM or SIGHUP ends its
@@ -15,7 +14,7 @@ package enum CommandLifetime {
 
     /// What the command made and no longer needs, when it runs as a process of its own; nil in
     /// a library user.
-    private static let kept = Mutex<[any Sendable]?>(nil)
+    private static let kept = Locked<[any Sendable]?>(nil)
 
     /// Keeps `value` until the process ends, when it runs as one (`begin`): taking a large
     /// course's lessons, documents and results apart one allocation at a time costs a tenth of

@@ -225,9 +225,9 @@ package final class CompilePlanStore: Sendable {
     }
 
     private let file: String?
-    private let contents: Mutex<Contents?>
+    private let contents: Locked<Contents?>
     /// Objects of the tool's own libraries, by module and source, once per process.
-    private let objects = Mutex<[String: String?]>([:])
+    private let objects = Locked<[String: String?]>([:])
     /// How many plans were learned from the driver and from `clang`, how many answers of
     /// `swift-autolink-extract` were kept, and how many compiles were replayed to their end
     /// (tests read them).
@@ -239,7 +239,7 @@ package final class CompilePlanStore: Sendable {
     /// - Parameter file: where plans persist; nil keeps them for this process only.
     package init(file: String?) {
         self.file = file
-        contents = Mutex(file == nil ? Contents() : nil)
+        contents = Locked(file == nil ? Contents() : nil)
     }
 
     /// Where objects of the tool's own libraries are kept: beside the plans, or (plans kept in

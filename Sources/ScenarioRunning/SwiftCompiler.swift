@@ -200,7 +200,7 @@ package struct SwiftCompiler: Sendable {
 
         // The frontends, `jobs` at a time in the driver's order; after a failure no new one
         // starts (as the driver does), and what every started job printed is kept in order.
-        let ran = Mutex<[Ran?]>(Array(repeating: nil, count: plan.frontends.count))
+        let ran = Locked<[Ran?]>(Array(repeating: nil, count: plan.frontends.count))
         let next = Atomic<Int>(0)
         let failed = Atomic<Bool>(false)
         let unstartable = Atomic<Bool>(false)

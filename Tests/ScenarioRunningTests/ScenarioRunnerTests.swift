@@ -1,7 +1,7 @@
 @testable import ScenarioRunning
 import CourseModel
 import Foundation
-import Synchronization
+import CourseFiles
 import TestSupport
 import Testing
 
@@ -212,7 +212,7 @@ struct ScenarioRunnerTests {
         let runner = try runner(cache: ResultCache(folder: folder.path + "/cache"))
         let kept = [job("print(1)\n", line: 10), job("print(2)\n", line: 20)]
         _ = runner.run(kept)
-        let asked = Mutex<[String]>([])
+        let asked = Locked<[String]>([])
         let guess: @Sendable (ScenarioSource) -> Bool = { source in
             asked.withLock { $0.append(source.code) }
             return true
