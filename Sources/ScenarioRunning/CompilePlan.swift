@@ -245,7 +245,11 @@ package final class CompilePlanStore: Sendable {
     /// Where objects of the tool's own libraries are kept: beside the plans, or (plans kept in
     /// memory) in a folder of this user's own under the system's temporary folder.
     var objectFolder: String? {
-        if let file { return (file as NSString).deletingLastPathComponent }
+        if let file {
+            let folder = (file as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            return folder
+        }
         let folder = NSTemporaryDirectory() + "/coursebook-objects-\(getuid())"
         _ = mkdir(folder, 0o700)
         var info = stat()
