@@ -238,15 +238,17 @@ package struct SwiftCompiler: Sendable {
         let sections = plan.autolinkInputs.map(AutolinkSections.read(objectAt:))
         let autolinkKey = sections.contains(where: { $0 == nil }) ? nil
             : ([stamp] + sections.map { Data($0!).base64EncodedString() }).joined(separator: "\u{0}")
+        let libraries: [UInt8]
         if let autolinkKey, let known = plans.autolink(autolinkKey) {
-            guard (try? writeAtomically(Array(known.utf8), to: plan.autolinkFile, keepingPermissions: false)) != nil else { return nil }
+            libraries = Array(known.utf8)
+            guard (try? writeAtomically(libraries, to: plan.autolinkFile, keepingPermissions: false)) != nil else { return nil }
         } else {
             guard let extracted = Self.run(plan.autolink, in: workingDirectory, until: deadline),
                   extracted.termination.isSuccess, !extracted.timedOut,
                   let written = readFile(atPath: plan.autolinkFile) else { return nil }
             if let autolinkKey { plans.keep(autolink: String(decoding: written, as: UTF8.self), as: autolinkKey) }
+            libraries = written
         }
-        guard let libraries = readFile(atPath: plan.autolinkFile) else { return nil }
 
         // The linker, as `clang` would run it for this link and these libraries.
         let linkKey = ([stamp] + plan.link.map { LinkerCommand.mark($0, temporaryFolder: folder, output: output) }
