@@ -42,10 +42,15 @@ package struct CourseConfig: Sendable, Equatable {
     package var limitNotes: LimitNotePolicy
     /// Whether scenarios get change diagrams.
     package var diagrams: DiagramPolicy
+    /// The language mode scenarios are compiled in (`-swift-version N`); nil for the
+    /// compiler's default. A block may give its own (`language-mode=N`).
+    package var languageMode: LanguageMode?
 
     package init(title: String, language: String, core: [String], description: String? = nil,
                  templates: String? = nil, typography: Typography = .plain,
-                 limitNotes: LimitNotePolicy = .required, diagrams: DiagramPolicy = .on) {
+                 limitNotes: LimitNotePolicy = .required, diagrams: DiagramPolicy = .on,
+                 languageMode: LanguageMode? = nil) {
+        self.languageMode = languageMode
         self.title = title
         self.language = language
         self.core = core

@@ -198,7 +198,9 @@ package enum SitePages {
             let lesson = course.lessons[index]
             let document = documents.take(index), lessonDiagrams = diagrams.lesson(index), lessonFacts = facts.take(index)
             let context = LessonBody.Context(
-                words: words, swiftVersion: swiftVersion, results: report.results(ofLesson: index),
+                words: words, swiftVersion: swiftVersion,
+                languageMode: { report.languageMode(of: $0, in: course.config) },
+                results: report.results(ofLesson: index),
                 highlighted: { block in lessonFacts[block.id]?.highlighted ?? escapeHTML(block.code) },
                 diagrams: { block in lessonDiagrams[block] ?? "" },
                 coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],

@@ -14,6 +14,11 @@ package struct SwiftBlockReading: Sendable, Equatable {
     package var highlighted: String?
     /// The view trees it builds, as written (see `ViewTreeReading`).
     package var trees: ScenarioTrees = .none
+
+    /// What stands for a block the command did not need to read (an `errors` scenario in a
+    /// check, which is type-checked alone whatever its shape).
+    package static let unread = SwiftBlockReading(problems: [], needsOwnProgram: true, hasMainAttribute: false,
+                                                  declaredNames: [], highlighted: nil)
 }
 
 /// Reads the Swift blocks of a course with the toolchain's parser, each distinct block text at
