@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -73,6 +74,10 @@ int main(int argc, char **argv) {
     if (child == 0) {
         setpgid(0, 0);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        // The same memory layout on every run (as `setarch -R`): an address the program
+        // prints is the same every time.
+        int persona = personality(0xffffffff);
+        if (persona >= 0) personality((unsigned long)persona | ADDR_NO_RANDOMIZE);
         execv(argv[2], argv + 2);
         fprintf(stderr, "coursebook-launcher: cannot start %s: %s\n", argv[2], strerror(errno));
         _exit(127);

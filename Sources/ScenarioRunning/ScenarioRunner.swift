@@ -628,6 +628,13 @@ private final class RunSession: Sendable {
     /// (`ScenarioEnvironment`) and nothing of the caller's.
     private func process(_ program: String, in folder: String, asInit: Bool,
                          adding extra: [String: String] = [:]) -> ChildProcess {
+        var child = startingProcess(program, in: folder, asInit: asInit, adding: extra)
+        child.randomizesAddresses = false
+        return child
+    }
+
+    private func startingProcess(_ program: String, in folder: String, asInit: Bool,
+                              adding extra: [String: String]) -> ChildProcess {
         switch placement {
         case .sandboxed(let sandbox):
             let environment = ScenarioEnvironment.variables(home: Sandbox.workingFolder).merging(extra) { $1 }

@@ -89,8 +89,8 @@ package struct SwiftCompiler: Sendable {
     /// compiler's version.
     static func probeDefaultLanguageMode(_ swiftc: String) -> LanguageMode? {
         var template = Array((NSTemporaryDirectory() + "/coursebook-mode-XXXXXX").utf8CString)
-        guard mkdtemp(&template) != nil else { return nil }
-        let folder = String(cString: template)
+        guard let made = mkdtemp(&template) else { return nil }
+        let folder = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let probe = """
             #if swift(>=7)

@@ -12,16 +12,16 @@ func sampleDocument(shard: Shard? = nil, scenarios: [ReportDocument.ScenarioEntr
     let gap = ReportDocument.Finding(.error(.limitNoteGap, "DR3 follows DR1: DR2 is missing",
                                             at: SourceLocation(file: "c/02-b.md", line: 5, column: 1)))
     let all = scenarios ?? [
-        .init(file: "c/01-a.md", line: 3, caption: "the first", status: "failed", expected: "1\n", actual: "2\n",
+        .init(file: "c/01-a.md", line: 3, caption: "the first", status: "failed", expectation: "output", expected: "1\n", actual: "2\n",
               duration: 0.0125, cached: false, findings: [mismatch]),
-        .init(file: "c/02-b.md", line: 3, caption: nil, status: "passed", expected: "x\n", actual: "x\n",
+        .init(file: "c/02-b.md", line: 3, caption: nil, status: "passed", expectation: "output", expected: "x\n", actual: "x\n",
               duration: 0, cached: true, findings: []),
-        .init(file: "c/02-b.md", line: 9, caption: "shown \"only\"", status: "skipped", expected: nil, actual: nil,
+        .init(file: "c/02-b.md", line: 9, caption: "shown \"only\"", status: "skipped", expectation: "output", expected: nil, actual: nil,
               duration: 0, cached: false, findings: []),
     ]
     let findings = diagnostics ?? [mismatch, gap]
     return ReportDocument(
-        format: ReportDocument.formatName, version: 1, tool: "0.1.0", compiler: "Swift version 6.3.1", course: "c",
+        format: ReportDocument.formatName, version: ReportDocument.currentVersion, tool: "0.1.0", compiler: "Swift version 6.3.1", course: "c",
         title: "A <Course> & more", files: ["c/course.json", "c/01-a.md", "c/02-b.md"],
         scope: .init(lessons: nil, shard: shard), succeeded: false,
         summary: .init(passed: 1, failed: 1, skipped: 1, errors: 2, warnings: 0, notes: 0, compiled: 1, cached: 1, compilerRuns: 1),
@@ -36,7 +36,9 @@ struct ReportDocumentTests {
         #expect(bytes.last == UInt8(ascii: "\n"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
         let scenario = try #require((object["scenarios"] as? [[String: Any]])?[2])
-        #expect(Set(scenario.keys) == ["file", "line", "caption", "status", "expected", "actual", "duration", "cached", "findings"])
+        #expect(Set(scenario.keys) == ["file", "line", "caption", "status", "expectation", "expected", "actual", "output",
+                                       "duration", "cached", "findings"])
+        #expect(scenario["output"] is NSNull && scenario["expectation"] as? String == "output")
         #expect(scenario["expected"] is NSNull && scenario["actual"] is NSNull)
         #expect((object["scope"] as? [String: Any])?["shard"] as? String == "2/3")
         #expect((object["scope"] as? [String: Any])?["lessons"] is NSNull)
@@ -56,8 +58,8 @@ struct ReportDocumentTests {
         other.format = "junit"
         #expect(reason(String(decoding: other.json(), as: UTF8.self)) == "not a coursebook JSON report (its format is 'junit')")
         other = sampleDocument()
-        other.version = 2
-        #expect(reason(String(decoding: other.json(), as: UTF8.self)) == "a report of version 2; this coursebook reads version 1")
+        other.version = 1
+        #expect(reason(String(decoding: other.json(), as: UTF8.self)) == "a report of version 1; this coursebook reads version 2")
         let badShard = String(decoding: sampleDocument().json(), as: UTF8.self)
             .replacingOccurrences(of: "\"shard\" : null", with: "\"shard\" : \"3/2\"")
         #expect(reason(badShard)?.hasPrefix("not a coursebook JSON report") == true)

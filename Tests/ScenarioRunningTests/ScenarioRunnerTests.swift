@@ -42,7 +42,7 @@ struct ScenarioRunnerTests {
         ]
         let report = try runner().run(jobs)
         #expect(report.outcomes[0] == .completed(output: "one\n", standardError: "", fromCache: false))
-        guard case let .crashed(termination, output, standardError) = report.outcomes[1] else {
+        guard case let .crashed(termination, output, standardError, _) = report.outcomes[1] else {
             Issue.record("expected a crash, got \(report.outcomes[1])"); return
         }
         #expect(termination == .signaled(SIGILL) || termination == .signaled(SIGTRAP))
@@ -330,7 +330,7 @@ struct ScenarioRunnerTests {
             job("extension Int { var twice: Int { self * 2 } }\nprint(\"before\", 2.twice)\nlet xs: [Int] = []\nprint(xs[1])\n",
                 ownProgram: true),
         ])
-        guard case let .crashed(_, output, standardError) = report.outcomes[0] else {
+        guard case let .crashed(_, output, standardError, _) = report.outcomes[0] else {
             Issue.record("expected a crash, got \(report.outcomes[0])"); return
         }
         #expect(output == "before 4\n")
