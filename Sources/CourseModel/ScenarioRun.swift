@@ -16,6 +16,10 @@ package struct ScenarioSource: Sendable, Equatable {
     package var languageMode: LanguageMode?
     /// What the run must find out: how the program runs, or only what the type checker says.
     package var goal: ScenarioGoal
+    /// Its code declares nothing the core files could see (see SwiftReading's `CoreReach`):
+    /// what type-checking the core says does not depend on it, so a run of many type-checks
+    /// may check the core once for all such scenarios.
+    package var leavesCoreAlone = false
 
     package init(code: String, file: String, firstLine: Int, columnOffsets: [Int],
                  languageMode: LanguageMode? = nil, goal: ScenarioGoal = .run) {

@@ -292,6 +292,12 @@ package struct Pipeline: Sendable {
                                       compilerVersion: compiler.version,
                                       onParse: { counts.swiftParses.add(1, ordering: .relaxed) })
         var toRun = CourseCheck.scenariosToRun(course).filter { scope.includes(lesson: $0.place.lesson) }
+        if !course.coreFiles.isEmpty, toRun.contains(where: { $0.source.goal == .typeCheck }) {
+            let coreReach = CoreReach.names(ofCore: course.coreFiles.map(\.text))
+            for index in toRun.indices where toRun[index].source.goal == .typeCheck {
+                toRun[index].source.leavesCoreAlone = CoreReach.leavesCoreAlone(toRun[index].source.code, coreNames: coreReach)
+            }
+        }
         var facts = CourseFacts(course)
         let coreNames = course.coreFiles.reduce(into: Set<String>()) { $0.formUnion(reader.globalNames(of: $1.text)) }
         let corePlaces = course.coreFiles.contains { PlaceLiterals.appear(in: $0.text) }

@@ -170,15 +170,15 @@ package struct ScenarioRunner: Sendable {
     /// The type-checks of `indices`: those begun by `start`, waited for, and the rest (a
     /// scenario that may declare `@main`, now that its shape says) run now.
     private func type(checking indices: [Int], jobs: [ScenarioJob], begun: TypeCheckRun?) -> (outcomes: [Int: ScenarioOutcome], compilerRuns: Int) {
-        var outcomes = begun?.wait() ?? [:]
-        var runs = outcomes.count
+        let early = begun?.wait()
+        var outcomes = early?.outcomes ?? [:]
+        var runs = early?.compilerRuns ?? 0
         let rest = indices.filter { outcomes[$0] == nil }
         if !rest.isEmpty {
             let late = TypeCheckRun(runner: self, sources: jobs.map(\.source), indices: rest,
-                                    asLibrary: Set(rest.filter { jobs[$0].shape.hasMainAttribute }))
-            let found = late.wait()
-            runs += found.count
-            outcomes.merge(found) { $1 }
+                                    asLibrary: Set(rest.filter { jobs[$0].shape.hasMainAttribute })).wait()
+            runs += late.compilerRuns
+            outcomes.merge(late.outcomes) { $1 }
         }
         return (outcomes, runs)
     }

@@ -13,15 +13,19 @@ import Synchronization
 /// later type-check of files with the same names. A frontend that crashes, or a command that
 /// cannot be had, leaves the answer to the driver itself.
 extension SwiftCompiler {
-    package func typeCheck(sources: [String], workingDirectory: String, parseAsLibrary: Bool = false,
+    ///
+    /// - Parameter primaries: the sources whose job it is (the driver runs one job per source;
+    ///   `-primary-file`): all of them, in one job, when nil. A part of them is checked only by
+    ///   a command learned before; without one, every source is.
+    package func typeCheck(sources: [String], primaries: [Int]? = nil, workingDirectory: String, parseAsLibrary: Bool = false,
                            languageMode: LanguageMode? = nil, timeLimit: Duration? = nil) -> CompileResult {
         var arguments = ["-module-name", ScenarioProgram.moduleName, "-typecheck", "-diagnostic-style=llvm"]
         if parseAsLibrary { arguments.append("-parse-as-library") }
         if let languageMode { arguments += ["-swift-version", languageMode.rawValue] }
         arguments += sources
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
-        if let plans, let job = typeCheckJob(arguments, sources: sources, workingDirectory: workingDirectory,
-                                             deadline: deadline, plans: plans),
+        if let plans, let job = typeCheckJob(arguments, sources: sources, primaries: primaries,
+                                             workingDirectory: workingDirectory, deadline: deadline, plans: plans),
            let ran = Self.run(job, in: workingDirectory, until: deadline) {
             let crashed: Bool
             if case .signaled = ran.termination { crashed = !ran.timedOut } else { crashed = false }
@@ -43,7 +47,7 @@ extension SwiftCompiler {
     /// The frontend's command for these arguments: learned from the driver once per compiler
     /// and file names (kept in the plans), with the sources put in; nil when the driver's
     /// listing is not one frontend job that type-checks every source.
-    private func typeCheckJob(_ arguments: [String], sources: [String], workingDirectory: String,
+    private func typeCheckJob(_ arguments: [String], sources: [String], primaries: [Int]?, workingDirectory: String,
                               deadline: ContinuousClock.Instant?, plans: CompilePlanStore) -> [String]? {
         func mark(_ index: Int, _ path: String) -> String { "\u{1}source \(index) \((path as NSString).lastPathComponent)" }
         var template = arguments
@@ -67,11 +71,19 @@ extension SwiftCompiler {
             job = words.map { word in sources.firstIndex(of: word).map { mark($0, word) } ?? word }
             plans.keep(typeCheck: job, as: key)
         }
-        return job.map { word in
+        var command: [String] = []
+        for word in job {
             guard word.hasPrefix("\u{1}source "), let index = Int(word.split(separator: " ")[1]),
-                  index < sources.count else { return word }
-            return sources[index]
+                  index < sources.count else {
+                command.append(word)
+                continue
+            }
+            // A source that is not this job's is read as the driver's job for another file
+            // reads it: without `-primary-file`.
+            if let primaries, !primaries.contains(index), command.last == "-primary-file" { command.removeLast() }
+            command.append(sources[index])
         }
+        return command
     }
 }
 
@@ -103,9 +115,23 @@ package enum TypeCheckReading {
 /// alone, its code as `main.swift` in a folder of its own with the core files, as many at a
 /// time as there are cores and one more (a frontend spends part of its time starting up and
 /// reading files, not computing).
+///
+/// The core files' own job (checking their bodies: most of the work) runs once per language
+/// mode for the scenarios that leave the core alone (`ScenarioSource.leavesCoreAlone`), with an
+/// empty `main.swift`, instead of once with each of them; each of those runs its own job only.
+/// When the core's job finds an error, or a scenario's job meets one in the core, those
+/// scenarios are checked again with both jobs, as the driver would.
 final class TypeCheckRun: Sendable {
     private let workspace: String
-    private let done: Background<[Int: ScenarioOutcome]>
+    private let done: Background<(outcomes: [Int: ScenarioOutcome], compilerRuns: Int)>
+
+    /// What one type-check is of.
+    enum Item: Sendable {
+        /// A scenario; with `ownJobOnly`, without the core's job.
+        case scenario(Int, ownJobOnly: Bool)
+        /// The core files' job, with an empty `main.swift`, in a language mode.
+        case core(LanguageMode?)
+    }
 
     /// - Parameter asLibrary: the scenarios whose shape declares `@main`: type-checked as a
     ///   library file, as their program is compiled.
@@ -113,40 +139,96 @@ final class TypeCheckRun: Sendable {
         let workspace = ScenarioRunner.makeWorkspace()
         self.workspace = workspace
         done = Background {
-            let found = Locked<[Int: ScenarioOutcome]>([:])
-            let next = Atomic<Int>(0)
-            let work: @Sendable () -> Void = {
-                while true {
-                    let position = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                    guard position < indices.count else { return }
-                    let index = indices[position]
-                    let outcome = Self.typeCheck(sources[index], asLibrary: asLibrary.contains(index),
-                                                 in: "\(workspace)/typecheck-\(index)", runner: runner)
-                    found.withLock { $0[index] = outcome }
+            // Sharing the core's job pays when it saves more jobs than the one it adds.
+            var sharing: [LanguageMode?: [Int]] = [:]
+            if !runner.coreFiles.isEmpty {
+                for index in indices where sources[index].leavesCoreAlone && !asLibrary.contains(index) {
+                    sharing[sources[index].languageMode, default: []].append(index)
                 }
             }
-            let helpers = (1..<max(1, min(runner.settings.parallelism + 1, indices.count))).map { _ in Background(work) }
-            work()
-            for helper in helpers { helper.wait() }
-            return found.withLock { $0 }
+            sharing = sharing.filter { $0.value.count >= 3 }
+            let shared = Set(sharing.values.joined())
+            let items = sharing.keys.map { Item.core($0) }
+                + indices.map { Item.scenario($0, ownJobOnly: shared.contains($0)) }
+            var results = Self.run(items, sources: sources, asLibrary: asLibrary, in: workspace, runner: runner)
+            // What the shared core's job would have said with each scenario: nothing, when it
+            // found nothing alone and no scenario's job met an error in the core.
+            var again: [Item] = []
+            for index in shared {
+                let clean = results.cores[sources[index].languageMode] == true
+                if !clean || !Self.placesEveryErrorInItsCode(results.scenarios[index]) {
+                    again.append(.scenario(index, ownJobOnly: false))
+                }
+            }
+            if !again.isEmpty {
+                results.scenarios.merge(Self.run(again, sources: sources, asLibrary: asLibrary, in: workspace,
+                                                 runner: runner).scenarios) { $1 }
+            }
+            return (results.scenarios, items.count + again.count)
         }
     }
 
-    /// What each scenario came to, once every type-check is done; the scratch folder is gone.
-    func wait() -> [Int: ScenarioOutcome] {
-        let outcomes = done.wait()
+    /// What each scenario came to, and how many compiler runs it took, once every type-check
+    /// is done; the scratch folder is gone.
+    func wait() -> (outcomes: [Int: ScenarioOutcome], compilerRuns: Int) {
+        let result = done.wait()
         try? FileManager.default.removeItem(atPath: workspace)
         Interruption.release(workspace)
-        return outcomes
+        return result
+    }
+
+    /// Runs the items, as many at a time as there are cores and one more.
+    static func run(_ items: [Item], sources: [ScenarioSource], asLibrary: Set<Int>, in workspace: String,
+                    runner: ScenarioRunner) -> (scenarios: [Int: ScenarioOutcome], cores: [LanguageMode?: Bool]) {
+        let found = Locked<(scenarios: [Int: ScenarioOutcome], cores: [LanguageMode?: Bool])>(([:], [:]))
+        let next = Atomic<Int>(0)
+        let work: @Sendable () -> Void = {
+            while true {
+                let position = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard position < items.count else { return }
+                switch items[position] {
+                case let .scenario(index, ownJobOnly):
+                    let outcome = typeCheck(sources[index], asLibrary: asLibrary.contains(index), ownJobOnly: ownJobOnly,
+                                            in: "\(workspace)/typecheck-\(index)-\(ownJobOnly ? "own" : "all")", runner: runner)
+                    found.withLock { $0.scenarios[index] = outcome }
+                case let .core(mode):
+                    let clean = coreIsClean(mode, in: "\(workspace)/core-\(mode?.rawValue ?? "default")", runner: runner)
+                    found.withLock { $0.cores[mode] = clean }
+                }
+            }
+        }
+        let helpers = (1..<max(1, min(runner.settings.parallelism + 1, items.count))).map { _ in Background(work) }
+        work()
+        for helper in helpers { helper.wait() }
+        return found.withLock { $0 }
+    }
+
+    /// Whether a scenario's own job came to errors in its code alone (or none): nothing in the
+    /// core, nothing unplaced.
+    static func placesEveryErrorInItsCode(_ outcome: ScenarioOutcome?) -> Bool {
+        if case let .typeChecked(check, _)? = outcome { return check.coreErrors.isEmpty }
+        return false
+    }
+
+    /// The core files' job with an empty `main.swift`: whether it finds no error.
+    static func coreIsClean(_ mode: LanguageMode?, in folder: String, runner: ScenarioRunner) -> Bool {
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: "\(folder)/main.swift", contents: Data())
+        let compiled = runner.compiler.typeCheck(sources: ["main.swift"] + runner.coreFiles.map(\.path),
+                                                 primaries: Array(1...runner.coreFiles.count), workingDirectory: folder,
+                                                 languageMode: mode, timeLimit: runner.settings.compileTimeLimit)
+        return compiled.succeeded && !compiled.diagnostics.contains { $0.severity == "error" }
     }
 
     /// One scenario's type-check: its code alone in `main.swift` (a file with `@main`: a library
     /// file), so that every line and column the compiler names is its block's.
-    static func typeCheck(_ source: ScenarioSource, asLibrary: Bool, in folder: String, runner: ScenarioRunner) -> ScenarioOutcome {
+    static func typeCheck(_ source: ScenarioSource, asLibrary: Bool, ownJobOnly: Bool, in folder: String,
+                          runner: ScenarioRunner) -> ScenarioOutcome {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let ownFile = ScenarioProgram.standaloneFileName(hasMainAttribute: asLibrary)
         _ = FileManager.default.createFile(atPath: "\(folder)/\(ownFile)", contents: Data(source.code.utf8))
-        let compiled = runner.compiler.typeCheck(sources: [ownFile] + runner.coreFiles.map(\.path), workingDirectory: folder,
+        let compiled = runner.compiler.typeCheck(sources: [ownFile] + runner.coreFiles.map(\.path),
+                                                 primaries: ownJobOnly ? [0] : nil, workingDirectory: folder,
                                                  parseAsLibrary: asLibrary, languageMode: source.languageMode,
                                                  timeLimit: runner.settings.compileTimeLimit)
         let (check, unplaced) = TypeCheckReading.read(compiled, ownFile: ownFile,
