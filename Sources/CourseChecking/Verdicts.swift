@@ -88,7 +88,8 @@ extension CourseCheck {
             return (.failed, [.error(
                 .errorsCompiled,
                 "the scenario at line \(scenario.line) compiles, but its 'errors' block says it must not ('swiftc -typecheck' finds no error in it)",
-                at: lesson.location(line: block.line))], [])
+                at: lesson.location(line: block.line),
+                notes: [.init("an 'errors' block lists what type-checking finds; what only a full compile finds after it (overlapping accesses to a variable, a missing return, a constant used before it is set) is not among it")])], [])
         }
         let read = ErrorsExpectation.read(block.code, codeLines: scenario.block.codeLineCount)
         if read.problems.isEmpty, ErrorsExpectation.matches(read.errors, check.errors) {

@@ -329,9 +329,9 @@ package struct Pipeline: Sendable {
         let started: Background<RunStart>? = scope.shard != nil || sources.isEmpty ? nil : Background {
             runner.start(sources, batchGuess: guess)
         }
-        // An `errors` scenario is only type-checked: a check needs nothing of its reading but
-        // whether it declares `@main` (a build, its highlighting).
-        let needsReading = toRun.map { forSite || $0.source.goal == .run || $0.source.code.contains("@main") }
+        // An `errors` scenario is only type-checked, as `main.swift` whatever its shape: a check
+        // needs nothing of its reading (a build, its highlighting).
+        let needsReading = toRun.map { forSite || $0.source.goal == .run }
         let read = reader.read(toRun.indices.filter { needsReading[$0] }.map { (toRun[$0].source.code, forSite ? .highlighted : .problems) })
         var readings = [SwiftBlockReading](repeating: .unread, count: toRun.count)
         for (index, reading) in zip(toRun.indices.filter { needsReading[$0] }, read) {

@@ -68,9 +68,9 @@ package struct ScenarioRunner: Sendable {
             return (key, cache?.lookup(key, goal: source.goal))
         }
         let pending = sources.indices.filter { looked[$0].outcome == nil }
-        // `errors` scenarios need no shape: they are type-checked at once, each alone, while
-        // the shapes are read (one that may declare `@main` waits for its shape).
-        let early = pending.filter { sources[$0].goal == .typeCheck && !sources[$0].code.contains("@main") }
+        // `errors` scenarios need no shape: they are type-checked at once, each alone as
+        // `main.swift`, while the shapes are read.
+        let early = pending.filter { sources[$0].goal == .typeCheck }
         let typeChecks = early.isEmpty ? nil : TypeCheckRun(runner: self, sources: sources, indices: early)
         var ahead: BatchAhead?
         let programs = pending.filter { sources[$0].goal == .run }
@@ -167,16 +167,14 @@ package struct ScenarioRunner: Sendable {
                             : (ahead == nil ? .dropped : .used))
     }
 
-    /// The type-checks of `indices`: those begun by `start`, waited for, and the rest (a
-    /// scenario that may declare `@main`, now that its shape says) run now.
+    /// The type-checks of `indices`: those begun by `start`, waited for, and any other run now.
     private func type(checking indices: [Int], jobs: [ScenarioJob], begun: TypeCheckRun?) -> (outcomes: [Int: ScenarioOutcome], compilerRuns: Int) {
         let early = begun?.wait()
         var outcomes = early?.outcomes ?? [:]
         var runs = early?.compilerRuns ?? 0
         let rest = indices.filter { outcomes[$0] == nil }
         if !rest.isEmpty {
-            let late = TypeCheckRun(runner: self, sources: jobs.map(\.source), indices: rest,
-                                    asLibrary: Set(rest.filter { jobs[$0].shape.hasMainAttribute })).wait()
+            let late = TypeCheckRun(runner: self, sources: jobs.map(\.source), indices: rest).wait()
             runs += late.compilerRuns
             outcomes.merge(late.outcomes) { $1 }
         }

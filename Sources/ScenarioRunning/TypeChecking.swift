@@ -17,10 +17,9 @@ extension SwiftCompiler {
     /// - Parameter primaries: the sources whose job it is (the driver runs one job per source;
     ///   `-primary-file`): all of them, in one job, when nil. A part of them is checked only by
     ///   a command learned before; without one, every source is.
-    package func typeCheck(sources: [String], primaries: [Int]? = nil, workingDirectory: String, parseAsLibrary: Bool = false,
+    package func typeCheck(sources: [String], primaries: [Int]? = nil, workingDirectory: String,
                            languageMode: LanguageMode? = nil, timeLimit: Duration? = nil) -> CompileResult {
         var arguments = ["-module-name", ScenarioProgram.moduleName, "-typecheck", "-diagnostic-style=llvm"]
-        if parseAsLibrary { arguments.append("-parse-as-library") }
         if let languageMode { arguments += ["-swift-version", languageMode.rawValue] }
         arguments += sources
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
@@ -133,16 +132,14 @@ final class TypeCheckRun: Sendable {
         case core(LanguageMode?)
     }
 
-    /// - Parameter asLibrary: the scenarios whose shape declares `@main`: type-checked as a
-    ///   library file, as their program is compiled.
-    init(runner: ScenarioRunner, sources: [ScenarioSource], indices: [Int], asLibrary: Set<Int> = []) {
+    init(runner: ScenarioRunner, sources: [ScenarioSource], indices: [Int]) {
         let workspace = ScenarioRunner.makeWorkspace()
         self.workspace = workspace
         done = Background {
             // Sharing the core's job pays when it saves more jobs than the one it adds.
             var sharing: [LanguageMode?: [Int]] = [:]
             if !runner.coreFiles.isEmpty {
-                for index in indices where sources[index].leavesCoreAlone && !asLibrary.contains(index) {
+                for index in indices where sources[index].leavesCoreAlone {
                     sharing[sources[index].languageMode, default: []].append(index)
                 }
             }
@@ -150,7 +147,7 @@ final class TypeCheckRun: Sendable {
             let shared = Set(sharing.values.joined())
             let items = sharing.keys.map { Item.core($0) }
                 + indices.map { Item.scenario($0, ownJobOnly: shared.contains($0)) }
-            var results = Self.run(items, sources: sources, asLibrary: asLibrary, in: workspace, runner: runner)
+            var results = Self.run(items, sources: sources, in: workspace, runner: runner)
             // What the shared core's job would have said with each scenario: nothing, when it
             // found nothing alone and no scenario's job met an error in the core.
             var again: [Item] = []
@@ -161,8 +158,7 @@ final class TypeCheckRun: Sendable {
                 }
             }
             if !again.isEmpty {
-                results.scenarios.merge(Self.run(again, sources: sources, asLibrary: asLibrary, in: workspace,
-                                                 runner: runner).scenarios) { $1 }
+                results.scenarios.merge(Self.run(again, sources: sources, in: workspace, runner: runner).scenarios) { $1 }
             }
             return (results.scenarios, items.count + again.count)
         }
@@ -178,8 +174,7 @@ final class TypeCheckRun: Sendable {
     }
 
     /// Runs the items, as many at a time as there are cores and one more.
-    static func run(_ items: [Item], sources: [ScenarioSource], asLibrary: Set<Int>, in workspace: String,
-                    runner: ScenarioRunner) -> (scenarios: [Int: ScenarioOutcome], cores: [LanguageMode?: Bool]) {
+    static func run(_ items: [Item], sources: [ScenarioSource], in workspace: String, runner: ScenarioRunner) -> (scenarios: [Int: ScenarioOutcome], cores: [LanguageMode?: Bool]) {
         let found = Locked<(scenarios: [Int: ScenarioOutcome], cores: [LanguageMode?: Bool])>(([:], [:]))
         let next = Atomic<Int>(0)
         let work: @Sendable () -> Void = {
@@ -188,7 +183,7 @@ final class TypeCheckRun: Sendable {
                 guard position < items.count else { return }
                 switch items[position] {
                 case let .scenario(index, ownJobOnly):
-                    let outcome = typeCheck(sources[index], asLibrary: asLibrary.contains(index), ownJobOnly: ownJobOnly,
+                    let outcome = typeCheck(sources[index], ownJobOnly: ownJobOnly,
                                             in: "\(workspace)/typecheck-\(index)-\(ownJobOnly ? "own" : "all")", runner: runner)
                     found.withLock { $0.scenarios[index] = outcome }
                 case let .core(mode):
@@ -220,16 +215,17 @@ final class TypeCheckRun: Sendable {
         return compiled.succeeded && !compiled.diagnostics.contains { $0.severity == "error" }
     }
 
-    /// One scenario's type-check: its code alone in `main.swift` (a file with `@main`: a library
-    /// file), so that every line and column the compiler names is its block's.
-    static func typeCheck(_ source: ScenarioSource, asLibrary: Bool, ownJobOnly: Bool, in folder: String,
+    /// One scenario's type-check: its code alone in `main.swift`, so that every line and column
+    /// the compiler names is its block's. Always `main.swift`, as a learner's file is named:
+    /// `@main` there is the compiler's error, as `swiftc main.swift` says it.
+    static func typeCheck(_ source: ScenarioSource, ownJobOnly: Bool, in folder: String,
                           runner: ScenarioRunner) -> ScenarioOutcome {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let ownFile = ScenarioProgram.standaloneFileName(hasMainAttribute: asLibrary)
+        let ownFile = "main.swift"
         _ = FileManager.default.createFile(atPath: "\(folder)/\(ownFile)", contents: Data(source.code.utf8))
         let compiled = runner.compiler.typeCheck(sources: [ownFile] + runner.coreFiles.map(\.path),
                                                  primaries: ownJobOnly ? [0] : nil, workingDirectory: folder,
-                                                 parseAsLibrary: asLibrary, languageMode: source.languageMode,
+                                                 languageMode: source.languageMode,
                                                  timeLimit: runner.settings.compileTimeLimit)
         let (check, unplaced) = TypeCheckReading.read(compiled, ownFile: ownFile,
                                                       coreFiles: runner.coreFiles.map { ($0.path, $0.name) })
