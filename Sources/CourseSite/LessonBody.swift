@@ -179,7 +179,8 @@ struct LessonBody {
         var provenance = words.verifiedWith(context.swiftVersion)
         if let mode = context.languageMode(scenario) { provenance += " · " + words.languageMode(mode.rawValue) }
         if let errors = result?.verifiedErrors {
-            return refusal(errors, provenance: provenance, words: words)
+            // The page shows the code without its caption line: lines are counted as shown.
+            return refusal(errors, linesHidden: scenario.caption == nil ? 0 : 1, provenance: provenance, words: words)
         }
         if let output = result?.verifiedOutput {
             var html = """
@@ -204,9 +205,10 @@ struct LessonBody {
         return html + "</div>\n"
     }
 
-    /// The compiler's errors of a refused scenario, each with its place and a word a screen
-    /// reader says first; the lines they stand on are marked in the code above.
-    private static func refusal(_ errors: [CompilerError], provenance: String, words: SiteWords) -> String {
+    /// The compiler's errors of a refused scenario, each with its place (its line as the page
+    /// shows the code) and a word a screen reader says first; the lines they stand on are
+    /// marked in the code above.
+    private static func refusal(_ errors: [CompilerError], linesHidden: Int, provenance: String, words: SiteWords) -> String {
         var html = """
             <div class="refusal">
             <p class="output-label" data-pagefind-ignore><span class="badge">✓ \(escapeHTML(words.refusedBadge))</span> · <span class="provenance">\(escapeHTML(provenance))</span></p>
@@ -214,7 +216,7 @@ struct LessonBody {
 
             """
         for error in errors {
-            html += "<li><span class=\"error-kind\" data-pagefind-ignore>\(escapeHTML(words.compileError))</span> <span class=\"error-place\" data-pagefind-ignore>\(escapeHTML(words.errorPlace(error.line, error.column)))</span> <code class=\"error-message\">\(escapeHTML(error.message))</code></li>\n"
+            html += "<li><span class=\"error-kind\" data-pagefind-ignore>\(escapeHTML(words.compileError))</span> <span class=\"error-place\" data-pagefind-ignore>\(escapeHTML(words.errorPlace(error.line > linesHidden ? error.line - linesHidden : error.line, error.column))):</span> <code class=\"error-message\">\(escapeHTML(error.message))</code></li>\n"
         }
         return html + "</ul>\n</div>\n"
     }

@@ -448,7 +448,8 @@ private struct CommonValues: Sendable {
                 "allLimitations": .text(words.allLimitations),
                 "backToLesson": .text(words.backToLesson),
                 "skipToContent": .text(words.skipToContent),
-                "footer": .text(words.footer(swiftVersion)),
+                "footer": .text(course.lessons.contains { $0.scenarios.contains { $0.expectation.kind == .errors } }
+                    ? words.footerWithRefusals(swiftVersion) : words.footer(swiftVersion)),
                 "start": .text(words.start),
                 "aboutNotesTitle": .text(words.aboutNotesTitle),
                 "aboutNotes": .text(words.aboutNotes),

@@ -68,6 +68,8 @@ package struct SiteWords: Sendable {
     package var scenarioCount: @Sendable (Int) -> String
     package var noteCount: @Sendable (Int) -> String
     package var footer: @Sendable (String) -> String
+    /// The footer of a course that shows programs the compiler refused.
+    package var footerWithRefusals: @Sendable (String) -> String
     /// What change diagrams say around their pictures.
     package var diagram: DiagramWords
 
@@ -130,6 +132,7 @@ package struct SiteWords: Sendable {
         scenarioCount: { "\($0) senaryo doğrulandı" },
         noteCount: { "\($0) ölçüm sınırı" },
         footer: { "Bu sitedeki her çıktı, coursebook ile Swift \($0) üzerinde çalıştırılarak doğrulandı." },
+        footerWithRefusals: { "Bu sitedeki her çıktı coursebook ile Swift \($0) üzerinde çalıştırılarak, her derleme hatası derlenerek doğrulandı." },
         diagram: .turkish)
 
     package static let english = SiteWords(
@@ -182,6 +185,7 @@ package struct SiteWords: Sendable {
         scenarioCount: { "\($0) scenario\($0 == 1 ? "" : "s") verified" },
         noteCount: { "\($0) limitation\($0 == 1 ? "" : "s")" },
         footer: { "Every output on this site was verified by running it with Swift \($0) through coursebook." },
+        footerWithRefusals: { "Every output on this site was verified by running it, and every compile error by compiling it, with Swift \($0) through coursebook." },
         diagram: .english)
 }
 
