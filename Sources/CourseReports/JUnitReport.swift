@@ -96,8 +96,7 @@ package enum JUnitReport {
         case "errors":
             return "expected: the compiler refuses it (swiftc -typecheck) with these errors\n" + indented(scenario.expected)
         case "trap":
-            return "expected: it prints its output block, then traps with this message\n" + indented(scenario.output?.expected)
-                + "\n  and then\n" + indented(scenario.expected)
+            return "expected: it prints\n" + indented(scenario.output?.expected) + "\nthen traps with\n" + indented(scenario.expected)
         default:
             return nil
         }

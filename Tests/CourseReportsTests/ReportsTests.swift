@@ -1,6 +1,7 @@
 import CourseModel
 @testable import CourseReports
 import Foundation
+import TestSupport
 import Testing
 
 /// A small report: two lessons, three scenarios (one failed, one skipped), a course-wide error.
@@ -84,6 +85,68 @@ struct ReportDocumentTests {
         #expect(DiagnosticStyle.resolve(nil, environment: ["GITHUB_ACTIONS": "true"]) == .github)
         #expect(DiagnosticStyle.resolve(nil, environment: ["GITHUB_ACTIONS": "false"]) == .text)
         #expect(DiagnosticStyle.resolve(.text, environment: ["GITHUB_ACTIONS": "true"]) == .text)
+    }
+}
+
+/// What a report says of a scenario that must not compile and of one that must trap.
+struct ExpectationReportTests {
+    static let text = """
+        # L
+
+        ```swift scenario
+        let x = 1
+        x = 2
+        ```
+
+        ```errors
+        2: error: cannot assign
+        ```
+
+        ```swift scenario
+        print([1][3])
+        ```
+
+        ```output
+        ```
+
+        ```trap
+        Fatal error: Index out of range
+        ```
+
+        """
+
+    func document(_ outcomes: [ScenarioOutcome]) -> ReportDocument {
+        let (read, _) = course([Self.text])
+        let results = zip(read.lessons[0].scenarios, outcomes).map { scenario, outcome in
+            ScenarioResult(lessonIndex: 0, scenario: scenario, status: .passed, outcome: outcome)
+        }
+        let report = CheckReport(diagnostics: [], results: results, rewrites: [], compiledCount: 2, cachedCount: 0,
+                                 compilerRuns: 2, compilerVersion: "Swift version 6.3.1")
+        return ReportDocument(course: read, report: report)
+    }
+
+    @Test func theCompilersErrorsAndTheTrapsMessageAreActual() {
+        let made = document([
+            .typeChecked(TypeCheck(errors: [CompilerError(line: 2, column: 1, message: "cannot assign")]), fromCache: true),
+            .crashed(.signaled(4), output: "", standardError: "Swift/Array.swift:1: Fatal error: Index out of range\n"),
+        ])
+        #expect(made.scenarios.map(\.expectation) == ["errors", "trap"])
+        #expect(made.scenarios[0].expected == "2: error: cannot assign\n" && made.scenarios[0].actual == "2:1: error: cannot assign\n")
+        #expect(made.scenarios[0].output == nil && made.scenarios[0].cached)
+        #expect(made.scenarios[1].expected == "Fatal error: Index out of range\n" && made.scenarios[1].actual == "Fatal error: Index out of range")
+        #expect(made.scenarios[1].output == ReportDocument.OutputPair(expected: "", actual: ""))
+    }
+
+    /// A scenario that did not come to what it was expected to do has no actual: one that
+    /// compiled has no errors (empty), one that did not trap no message.
+    @Test func whatDidNotHappenIsNull() {
+        let made = document([.typeChecked(TypeCheck(errors: []), fromCache: false),
+                             .completed(output: "x\n", standardError: "", fromCache: false)])
+        #expect(made.scenarios[0].actual == "")
+        #expect(made.scenarios[1].actual == nil && made.scenarios[1].output?.actual == "x\n")
+        let junit = JUnitReport.xml(made)
+        #expect(junit.contains("(line 3, must not compile)") && junit.contains("(line 12, must trap)"))
+        #expect(junit.contains("<system-out>expected: it prints\n    (nothing)\nthen traps with\n    Fatal error: Index out of range</system-out>"))
     }
 }
 

@@ -230,6 +230,43 @@ import Testing
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("course/Invalidation.swift:") && $0.contains(": note: error: ") }, "\(result)")
     }
 
+    /// The JSON report says what each scenario was expected to do and what it came to (the
+    /// compiler's errors, the trap's message), valid under its schema; JUnit says what was
+    /// expected, valid under the JUnit schema.
+    @Test func reportsSayWhatWasExpected() throws {
+        let (root, course) = try copy()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try edit(course.appendingPathComponent("05-traps.md"), "Fatal error: Index out of range\n", "Fatal error: Index is out of range\n")
+        let run = try coursebook(["check", "must-fail", "--report", "reports/result.json", "--report", "reports/junit.xml"], in: root)
+        #expect(run.status == 1, "\(run)")
+        let json = root.appendingPathComponent("reports/result.json")
+        let valid = try validateJSON(json, schema: reportSchema)
+        #expect(valid.status == 0, "\(valid)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        let scenarios = try #require(document["scenarios"] as? [[String: Any]])
+        #expect(scenarios.map { $0["expectation"] as? String } == [
+            "errors", "output", "errors", "errors", "output", "errors", "errors", "output", "errors", "output", "errors", "output",
+            "trap", "trap", "trap", "trap", "trap",
+        ])
+        let letError = try #require(scenarios.first { ($0["expected"] as? String)?.contains("'languageName' is a 'let'") == true })
+        #expect(letError["expected"] as? String == "2: error: cannot assign to value: 'languageName' is a 'let' constant\n")
+        #expect(letError["actual"] as? String == "2:1: error: cannot assign to value: 'languageName' is a 'let' constant\n")
+        #expect(letError["status"] as? String == "passed" && letError["output"] is NSNull)
+        let outOfRange = scenarios[12]
+        #expect(outOfRange["status"] as? String == "failed")
+        #expect(outOfRange["expected"] as? String == "Fatal error: Index is out of range\n")
+        #expect(outOfRange["actual"] as? String == "Fatal error: Index out of range")
+        #expect(outOfRange["output"] as? [String: String] == ["expected": "90\n", "actual": "90\n"])
+
+        let lint = try runTool("xmllint", ["--noout", "--schema", junitSchema.path, "reports/junit.xml"], in: root)
+        #expect(lint.status == 0, "\(lint)")
+        let xml = try String(contentsOf: root.appendingPathComponent("reports/junit.xml"), encoding: .utf8)
+        #expect(xml.contains("<testcase name=\"01-types: a string where an integer belongs (line 9, must not compile)\""))
+        #expect(xml.contains("<system-out>expected: the compiler refuses it (swiftc -typecheck) with these errors\n    2:41: error: cannot convert value of type 'String' to specified type 'Int'</system-out>"))
+        #expect(xml.contains("<testcase name=\"05-traps: the third score of two (line 8, must trap)\""))
+        #expect(xml.contains(">expected: it prints\n    90\nthen traps with\n    Fatal error: Index is out of range\nmust-fail/05-traps.md:20:1: error: the scenario at line 8 trapped with another message"))
+    }
+
     func swiftVersion() throws -> String {
         let version = try coursebook(["--version"])
         return String(version.standardOutput.split(separator: "Swift version ").last?.prefix { $0 != " " } ?? "")
