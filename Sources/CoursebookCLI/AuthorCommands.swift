@@ -127,7 +127,7 @@ enum NewCommand {
         do {
             let lesson = try Pipeline().newLesson(options)
             console.out("wrote \(lesson.path) (its limitation note is DR\(lesson.limitNote))")
-            console.out("next: write the scenario, then 'coursebook check \(lesson.path) --update' fills in its output")
+            console.out("next: write the scenario, then 'coursebook check \(lesson.path) --update' fills in its \(options.errors ? "errors block with the compiler's errors" : "output")")
             return .success
         } catch {
             return ReportPrinter(console: console, command: "new", style: .text).print(error)

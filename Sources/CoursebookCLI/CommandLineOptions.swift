@@ -140,7 +140,11 @@ enum CommandLineTable {
         },
     ] + shared(\.shared)
 
-    static let newLesson: [OptionSpec<NewLessonOptions>] = []
+    static let newLesson: [OptionSpec<NewLessonOptions>] = [
+        OptionSpec(names: ["--errors"], value: nil, help: "a scenario the compiler must refuse: an empty 'errors' block instead of the 'output' block") { options, _ in
+            options.errors = true
+        },
+    ]
 
     static let mergeReports: [OptionSpec<MergeReportsOptions>] = reporting(\.reports, \.format)
 }
