@@ -127,4 +127,6 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case lessonNotCreated = "lesson-not-created"
     case previewUnavailable = "preview-unavailable"
     case watchUnavailable = "watch-unavailable"
+    // The editor (`coursebook lsp`).
+    case checkCancelled = "check-cancelled"
 }

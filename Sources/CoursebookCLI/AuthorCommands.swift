@@ -1,6 +1,7 @@
 import CourseModel
 import CoursePipeline
 import CourseReports
+import AuthorLoop
 import Foundation
 
 /// `coursebook watch [COURSE_DIR] [--out DIR] [options]`
@@ -190,5 +191,28 @@ enum MergeReportsCommand {
         } catch {
             return printer.print(error)
         }
+    }
+}
+
+/// `coursebook lsp [options]`: the language server on standard input and output. Nothing else
+/// may write to standard output while it runs (it carries the protocol).
+enum LanguageServerCommand {
+    static func run(_ arguments: [String], console: Console) -> ExitStatus {
+        let options: LanguageServerOptions
+        do throws(UsageError) {
+            switch try CommandLineTable.lsp.parse(arguments, into: LanguageServerOptions(), positionals: { _, given throws(UsageError) in
+                if let first = given.first { throw UsageError(message: "unexpected argument '\(first)' (the editor names the lessons)") }
+            }) {
+            case .help:
+                console.out(HelpText.lsp)
+                return .success
+            case .run(let parsed):
+                options = parsed
+            }
+        } catch {
+            return Coursebook.usage("lsp", error, console: console)
+        }
+        let status = LanguageServer(input: STDIN_FILENO, output: STDOUT_FILENO, options: options).run()
+        return status == 0 ? .success : .checkFailed
     }
 }

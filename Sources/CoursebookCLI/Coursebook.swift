@@ -35,6 +35,8 @@ package enum Coursebook {
             return NewCommand.run(rest, console: console)
         case "merge-reports":
             return MergeReportsCommand.run(rest, console: console)
+        case "lsp":
+            return LanguageServerCommand.run(rest, console: console)
         case "help":
             return help(rest.first, console: console)
         case "--help", "-h":
@@ -66,8 +68,9 @@ package enum Coursebook {
         case "serve": console.out(HelpText.serve)
         case "new": console.out(HelpText.new)
         case "merge-reports": console.out(HelpText.mergeReports)
+        case "lsp": console.out(HelpText.lsp)
         case let other?:
-            console.error("coursebook help: no command '\(other)' (commands: check, build, watch, serve, new, merge-reports)")
+            console.error("coursebook help: no command '\(other)' (commands: check, build, watch, serve, new, merge-reports, lsp)")
             return .usage
         }
         return .success

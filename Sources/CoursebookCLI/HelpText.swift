@@ -13,6 +13,7 @@ enum HelpText {
           serve [COURSE_DIR] [--port N]       watch, and preview the site on 127.0.0.1
           new lesson TITLE [COURSE_DIR]       write the course's next lesson from a skeleton
           merge-reports SHARD.json ...        join the JSON reports of 'check --shard' into one
+          lsp                                 the editor's language server, on standard input and output
           help [COMMAND]                      show help for a command
 
         options:
@@ -108,6 +109,23 @@ enum HelpText {
 
         exit status: 0 written, 2 the course cannot be read, 4 the file cannot be written
                      (or exists), 64 wrong usage
+        """
+
+    static let lsp = """
+        usage: coursebook lsp [options]
+
+        Speaks the Language Server Protocol (3.17) on standard input and output, for an editor
+        to start. Each lesson the editor opens (an NN-slug.md file beside a course.json) is
+        checked as 'check LESSON.md' checks it, on open and save and while typing, with the
+        unsaved text: findings as diagnostics, "accept the output this run printed" and
+        "insert the missing output block" as quick fixes, hovers, go to definition, the
+        lesson's outline and a lens above each scenario. Results share the course's cache.
+
+        options:
+        \(optionLines(CommandLineTable.lsp))
+
+        exit status: 0 after the client's shutdown and exit, 1 on exit without shutdown or when
+                     the input ends
         """
 
     static let mergeReports = """
