@@ -61,23 +61,31 @@ import Testing
 
     @Test func aNewerEditCancelsTheCheckOfItsLesson() {
         let log = Log()
+        // A check that runs until it is cancelled or released (at the latest after 5 s).
         let queue = CheckQueue { uri, cancellation in
             log.condition.lock()
             log.started.append(uri)
             log.condition.broadcast()
-            while !log.release && !cancellation.isCancelled { log.condition.wait(until: Date().addingTimeInterval(0.01)) }
+            let deadline = Date().addingTimeInterval(5)
+            while !log.release && !cancellation.isCancelled && Date() < deadline {
+                log.condition.wait(until: Date().addingTimeInterval(0.01))
+            }
             log.cancelled[uri + "#\(log.started.count)"] = cancellation.isCancelled
             log.condition.unlock()
         }
+        func waitForStarts(_ count: Int) {
+            let deadline = Date().addingTimeInterval(10)
+            log.condition.lock()
+            while log.started.count < count, log.condition.wait(until: deadline) {}
+            log.condition.unlock()
+        }
         queue.schedule("a", after: .zero)
-        log.condition.lock()
-        while log.started.isEmpty { log.condition.wait() }
-        log.condition.unlock()
+        waitForStarts(1)
         // Another lesson's edit does not cancel; the same lesson's does, and it runs again.
         queue.schedule("b", after: .seconds(60))
         queue.schedule("a", after: .zero)
+        waitForStarts(2)
         log.condition.lock()
-        while log.started.count < 2 { log.condition.wait() }
         log.release = true
         log.condition.unlock()
         queue.waitUntilIdle(limit: .seconds(1))

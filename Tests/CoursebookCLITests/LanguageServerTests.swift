@@ -128,10 +128,13 @@ import Glibc
         #expect(target(24, 20) as? [AnyHashable] == [notes, 2])
 
         let symbols = client.request("textDocument/documentSymbol", ["textDocument": ["uri": uri]])?["result"] as? [[String: Any]]
-        func names(_ symbols: [[String: Any]]) -> [String] {
-            symbols.flatMap { [$0["name"] as? String ?? ""] + names($0["children"] as? [[String: Any]] ?? []) }
+        func outline(_ symbols: [[String: Any]]) -> String {
+            symbols.map { symbol in
+                let children = symbol["children"] as? [[String: Any]] ?? []
+                return (symbol["name"] as? String ?? "") + (children.isEmpty ? "" : "(" + outline(children) + ")")
+            }.joined(separator: ", ")
         }
-        #expect(names(symbols ?? []) == ["Output", "Greeting", "greets in two languages", "DR1", "Counting", "counts to three"])
+        #expect(outline(symbols ?? []) == "Output(Greeting(greets in two languages, DR1), Counting(counts to three))")
 
         let lenses = client.request("textDocument/codeLens", ["textDocument": ["uri": uri]])?["result"] as? [[String: Any]]
         #expect(lenses?.map { ($0["command"] as? [String: Any])?["title"] as? String } == ["✗ output differs", "✗ no output block"])
