@@ -10,7 +10,7 @@ enum WatchCommand {
         do throws(UsageError) {
             switch try CommandLineTable.watch.parse(arguments, into: WatchCommandOptions(), course: \.shared.course) {
             case .help:
-                console.out(HelpText.watch)
+                console.out(lines: HelpText.watch.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
@@ -70,7 +70,7 @@ enum ServeCommand {
         do throws(UsageError) {
             switch try CommandLineTable.serve.parse(arguments, into: ServeCommandOptions(), course: \.shared.course) {
             case .help:
-                console.out(HelpText.serve)
+                console.out(lines: HelpText.serve.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
@@ -108,7 +108,7 @@ enum NewCommand {
                 throw UsageError(message: "what to make is missing: 'coursebook new lesson TITLE [COURSE_DIR]'")
             }
             if kind == "--help" || kind == "-h" {
-                console.out(HelpText.new)
+                console.out(lines: HelpText.new.lines)
                 return .success
             }
             guard kind == "lesson" else {
@@ -116,7 +116,7 @@ enum NewCommand {
             }
             switch try CommandLineTable.newLesson.parse(Array(arguments.dropFirst()), into: options, positionals: titleAndCourse) {
             case .help:
-                console.out(HelpText.new)
+                console.out(lines: HelpText.new.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
@@ -165,7 +165,7 @@ enum MergeReportsCommand {
                 options.inputs = files
             }) {
             case .help:
-                console.out(HelpText.mergeReports)
+                console.out(lines: HelpText.mergeReports.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
