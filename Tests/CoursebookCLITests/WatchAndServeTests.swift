@@ -125,7 +125,7 @@ import Glibc
         #expect(!css.body.contains("EventSource"))
         let missing = try HTTPExchange.get("/nothing.html", port: port)
         #expect(missing.status == 404)
-        let post = try HTTPExchange.send("POST /index.html HTTP/1.0\r\nContent-Length: 2\r\n\r\nhi", port: port)
+        let post = try HTTPExchange.send("POST /index.html HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 2\r\n\r\nhi", port: port)
         #expect(post.status == 405)
         #expect(post.headers["allow"] == "GET, HEAD")
         for way in ["/../course/course.json", "/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/../../../../../etc/passwd",
@@ -134,7 +134,7 @@ import Glibc
             #expect(out.status == 404, "\(way): \(out.status)")
             #expect(!out.body.contains("root:") && !out.body.contains("\"title\""), "\(way)")
         }
-        let head = try HTTPExchange.send("HEAD /02-sums.html HTTP/1.0\r\n\r\n", port: port)
+        let head = try HTTPExchange.send("HEAD /02-sums.html HTTP/1.0\r\nHost: localhost:\(port)\r\n\r\n", port: port)
         #expect(head.status == 200 && head.body.isEmpty)
 
         // An edit that breaks the check: a reload event, and the page shows the findings.
