@@ -51,6 +51,7 @@ package enum CourseLoader {
         let config = try CourseConfigReader.read(Array(configData), file: configDisplay)
 
         var coreFiles: [CoreFile] = []
+        var coreFindings: [Diagnostic] = []
         // Core files may lie beside the course, in its repository, but nowhere else.
         let trusted = Confinement.trustedRoot(ofCourse: absolute)
         var listed: [String: String] = [:]
@@ -92,6 +93,7 @@ package enum CourseLoader {
             }
             let text = try decodeUTF8(bytes, file: shown)
             coreFiles.append(CoreFile(name: name, path: path, displayPath: shown, text: text))
+            coreFindings += BidiControlRule.findings(inCoreFile: text, path: shown)
         }
 
         let names: [String]
@@ -157,7 +159,7 @@ package enum CourseLoader {
         return LoadedCourse(
             course: Course(folder: display, folderPath: absolute, config: config, coreFiles: coreFiles,
                            lessons: lessons, linkedFiles: links.files),
-            documents: documents, diagnostics: diagnostics + links.diagnostics)
+            documents: documents, diagnostics: coreFindings + diagnostics + links.diagnostics)
     }
 
     /// `NN-slug.md`: digits, a dash, a name, `.md`.
