@@ -115,12 +115,13 @@ package func codePointName(_ scalar: Unicode.Scalar) -> String {
     return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
 }
 
-/// `text` with every character that `isShownAsCodePoint` names (but the line end and the tab,
-/// when `keepingLines`) shown as `<U+001B>`, so that what a scenario printed, a lesson's text or
-/// a file's name cannot drive the terminal, forge a line of a CI log or reorder one.
-package func escapingControls(_ text: String, keepingLines: Bool = false) -> String {
+/// `text` with every character that `isShownAsCodePoint` names (but the line end and the tab
+/// when `keepingLines`, the tab alone when `keepingTabs`) shown as `<U+001B>`, so that what a
+/// scenario printed, a lesson's text or a file's name cannot drive the terminal, forge a line of
+/// a CI log or reorder one.
+package func escapingControls(_ text: String, keepingLines: Bool = false, keepingTabs: Bool = false) -> String {
     func kept(_ scalar: Unicode.Scalar) -> Bool {
-        !isShownAsCodePoint(scalar) || (keepingLines && (scalar == "\n" || scalar == "\t"))
+        !isShownAsCodePoint(scalar) || ((keepingLines || keepingTabs) && scalar == "\t") || (keepingLines && scalar == "\n")
     }
     guard !text.unicodeScalars.allSatisfy(kept) else { return text }
     var shown = String.UnicodeScalarView()

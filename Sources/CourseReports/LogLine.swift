@@ -4,7 +4,7 @@ import CourseModel
 /// scenario's output, a compiler's message, a lesson's text. Every character that could drive
 /// the terminal or end the line (a control character, a line feed included, U+2028, U+2029, a
 /// bidirectional control) is shown as `<U+000A>`, so one line printed is one line read; and
-/// nothing in it can start a GitHub Actions workflow command.
+/// nothing in it can start a GitHub Actions workflow command. A tab stays a tab.
 ///
 /// How GitHub's runner finds a command (actions/runner, `ActionCommand.TryParseV2` and
 /// `TryParse`, tried in that order on every line a step prints): a line whose text, after its
@@ -34,11 +34,11 @@ package enum LogLine {
     static let colourSequences = ["\u{1B}[1;31m", "\u{1B}[1;35m", "\u{1B}[1;36m", "\u{1B}[0m"]
 
     static func escaping(_ line: String, colours: Bool) -> String {
-        guard colours, line.containsBytes("\u{1B}") else { return escapingControls(line) }
+        guard colours, line.containsBytes("\u{1B}") else { return escapingControls(line, keepingTabs: true) }
         var shown = ""
         var rest = Substring(line)
         while let escape = rest.firstIndex(of: "\u{1B}") {
-            shown += escapingControls(String(rest[..<escape]))
+            shown += escapingControls(String(rest[..<escape]), keepingTabs: true)
             let tail = rest[escape...]
             if let sequence = colourSequences.first(where: { tail.hasPrefix($0) }) {
                 shown += sequence
@@ -48,7 +48,7 @@ package enum LogLine {
                 rest = tail.dropFirst()
             }
         }
-        return shown + escapingControls(String(rest))
+        return shown + escapingControls(String(rest), keepingTabs: true)
     }
 
     /// What the runner trims before it looks for `::`: .NET's white space (Unicode's

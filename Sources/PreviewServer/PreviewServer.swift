@@ -68,7 +68,7 @@ package final class PreviewServer: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(listener, 64) == 0 else {
+        guard bound == 0, listen(listener, SOMAXCONN) == 0 else {
             let reason = String(cString: strerror(errno))
             close(listener)
             throw StartError(description: "cannot listen on 127.0.0.1:\(port): \(reason)")
