@@ -128,7 +128,7 @@ struct ReportPrinter {
     /// One finding, in the chosen style.
     func show(_ diagnostic: Diagnostic) {
         switch style {
-        case .text: console.error(lines: formatter.lines(diagnostic))
+        case .text: console.error(lines: formatter.lines(diagnostic), painted: true)
         case .github: console.annotation(GitHubAnnotations.annotation(diagnostic))
         }
     }
@@ -167,7 +167,7 @@ struct ReportPrinter {
         if error.diagnostic.location == nil {
             console.error("coursebook \(command): \(error.diagnostic.summary)")
         } else if style == .text {
-            console.error(lines: formatter.lines(error.diagnostic))
+            console.error(lines: formatter.lines(error.diagnostic), painted: true)
         }
         return error.status
     }

@@ -36,10 +36,10 @@ extension Console {
     /// One line on standard error.
     package func error(_ line: String) { error(lines: [line]) }
 
-    /// Lines on standard error: the colours of `DiagnosticFormatter` pass when the terminal
-    /// wants them.
-    package func error(lines: [String]) {
-        let colours = colorsErrors
+    /// Lines on standard error. `painted`: lines of `DiagnosticFormatter`, whose colours pass
+    /// when the terminal wants them (every other escape character is shown, as in any line).
+    package func error(lines: [String], painted: Bool = false) {
+        let colours = painted && colorsErrors
         write(lines.map { LogLine.shown($0, colours: colours) }, to: .error)
     }
 
