@@ -11,7 +11,7 @@ enum WatchCommand {
         do throws(UsageError) {
             switch try CommandLineTable.watch.parse(arguments, into: WatchCommandOptions(), course: \.shared.course) {
             case .help:
-                console.out(HelpText.watch)
+                console.out(lines: HelpText.watch.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
@@ -71,7 +71,7 @@ enum ServeCommand {
         do throws(UsageError) {
             switch try CommandLineTable.serve.parse(arguments, into: ServeCommandOptions(), course: \.shared.course) {
             case .help:
-                console.out(HelpText.serve)
+                console.out(lines: HelpText.serve.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
@@ -109,7 +109,7 @@ enum NewCommand {
                 throw UsageError(message: "what to make is missing: 'coursebook new lesson TITLE [COURSE_DIR]'")
             }
             if kind == "--help" || kind == "-h" {
-                console.out(HelpText.new)
+                console.out(lines: HelpText.new.lines)
                 return .success
             }
             guard kind == "lesson" else {
@@ -117,7 +117,7 @@ enum NewCommand {
             }
             switch try CommandLineTable.newLesson.parse(Array(arguments.dropFirst()), into: options, positionals: titleAndCourse) {
             case .help:
-                console.out(HelpText.new)
+                console.out(lines: HelpText.new.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
@@ -166,7 +166,7 @@ enum MergeReportsCommand {
                 options.inputs = files
             }) {
             case .help:
-                console.out(HelpText.mergeReports)
+                console.out(lines: HelpText.mergeReports.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
@@ -204,7 +204,7 @@ enum LanguageServerCommand {
                 if let first = given.first { throw UsageError(message: "unexpected argument '\(first)' (the editor names the lessons)") }
             }) {
             case .help:
-                console.out(HelpText.lsp)
+                console.out(lines: HelpText.lsp.lines)
                 return .success
             case .run(let parsed):
                 options = parsed

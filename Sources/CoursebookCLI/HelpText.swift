@@ -84,7 +84,9 @@ enum HelpText {
         and serves that site on http://127.0.0.1:N/ for a browser on this machine. An open page
         reloads after every round: to the new site when the check passed, to what the check
         found when it did not. The reloading script is added only by this server, never to a
-        site on disk. Ctrl-C stops it and removes the temporary folder.
+        site on disk. It answers only requests for 127.0.0.1:N or localhost:N (403 for any other
+        Host), and ends connections that idle or trickle (10 s) or pile up, so that a fresh
+        request is always answered. Ctrl-C stops it and removes the temporary folder.
 
         options:
         \(optionLines(CommandLineTable.serve))
@@ -138,8 +140,9 @@ enum HelpText {
         options:
         \(optionLines(CommandLineTable.mergeReports))
 
-        exit status: 0 all passed, 1 a scenario or a lesson failed, 2 a report cannot be read
-                     or the reports do not make one whole course, 4 a report cannot be
-                     written, 64 wrong usage
+        exit status: 0 all passed, 1 a scenario or a lesson failed, 2 a report cannot be read,
+                     the reports do not make one whole course, or one claims what no shard
+                     holds (a scenario twice, a status its output does not bear out ...), 4 a
+                     report cannot be written, 64 wrong usage
         """
 }

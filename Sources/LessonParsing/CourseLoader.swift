@@ -55,6 +55,7 @@ package enum CourseLoader {
         let config = try CourseConfigReader.read(Array(configData), file: configDisplay)
 
         var coreFiles: [CoreFile] = []
+        var coreFindings: [Diagnostic] = []
         // Core files may lie beside the course, in its repository, but nowhere else.
         let trusted = Confinement.trustedRoot(ofCourse: absolute)
         var listed: [String: String] = [:]
@@ -96,6 +97,7 @@ package enum CourseLoader {
             }
             let text = try decodeUTF8(bytes, file: shown)
             coreFiles.append(CoreFile(name: name, path: path, displayPath: shown, text: text))
+            coreFindings += BidiControlRule.findings(inCoreFile: text, path: shown)
         }
 
         let names: [String]
@@ -162,7 +164,7 @@ package enum CourseLoader {
         return LoadedCourse(
             course: Course(folder: display, folderPath: absolute, config: config, coreFiles: coreFiles,
                            lessons: lessons, linkedFiles: links.files),
-            documents: documents, diagnostics: diagnostics + links.diagnostics)
+            documents: documents, diagnostics: coreFindings + diagnostics + links.diagnostics)
     }
 
     /// `NN-slug.md`: digits, a dash, a name, `.md`.
