@@ -47,9 +47,10 @@ package enum EditorFindings {
         let lessonFile = file(named: checked.lesson.path, in: course)!
         var found: [String: [JSONValue]] = [lessonFile.uri: []]
         for finding in checked.report.diagnostics {
-            let target = file(named: finding.location?.file, in: course) ?? lessonFile
+            let named = file(named: finding.location?.file, in: course)
+            let target = named ?? lessonFile
             let positions = TextPositions(target.source, encoding: encoding)
-            let range = finding.location == nil || target.uri != file(named: finding.location?.file, in: course)?.uri
+            let range = named == nil
                 ? TextRange(positions.start(ofLine: 1), positions.end(ofLine: 1))
                 : self.range(of: finding, in: checked, positions: positions, isLesson: target.uri == lessonFile.uri)
             found[target.uri, default: []].append(diagnostic(finding, range: range, uri: target.uri, course: course,

@@ -190,7 +190,11 @@ package final class LanguageServer: @unchecked Sendable {
             }
         case "textDocument/didClose":
             guard let uri else { return nil }
-            let wasOpen = state.withLock { $0.documents.removeValue(forKey: uri) != nil && ($0.checked.removeValue(forKey: uri) != nil || true) }
+            let wasOpen = state.withLock { state -> Bool in
+                state.checked[uri] = nil
+                return state.documents.removeValue(forKey: uri) != nil
+            }
+            // Its findings go with it: the file on disk is what the next check reads.
             if wasOpen { publish(uri, []) }
         default:
             break  // initialized, $/cancelRequest, $/setTrace, workspace notifications ...

@@ -140,8 +140,12 @@ package enum LessonNavigation {
             return Target(path: file.path, line: 1)
         }
         let text = lesson.source.text(ofLine: line)
-        if let link = link(at: column, line: line, text: text, in: lesson),
-           case .relative(let path, let fragment) = link.target {
+        let link = link(at: column, line: line, text: text, in: lesson)
+        if let link, case .fragment = link.target, link.destination.count > 1,
+           let heading = headingLine(anchor: String(link.destination.dropFirst()), in: lesson) {
+            return Target(path: course.folderPath + "/" + lesson.fileName, line: heading)
+        }
+        if let link, case .relative(let path, let fragment) = link.target {
             let name = (path as NSString).lastPathComponent
             if let target = course.lessons.first(where: { $0.fileName == name }), !path.contains("/") {
                 return Target(path: course.folderPath + "/" + target.fileName,

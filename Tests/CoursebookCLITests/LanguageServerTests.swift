@@ -126,6 +126,8 @@ import Glibc
         #expect(target(24, 5) as? [AnyHashable] == [notes, 4])
         // The link to 02-notes.md#what-is-left-out: that heading.
         #expect(target(24, 20) as? [AnyHashable] == [notes, 2])
+        // A link to a heading of the same lesson (", or [the greeting](#greeting)"): that heading.
+        #expect(target(24, 70) as? [AnyHashable] == [uri, 2])
 
         let symbols = client.request("textDocument/documentSymbol", ["textDocument": ["uri": uri]])?["result"] as? [[String: Any]]
         func outline(_ symbols: [[String: Any]]) -> String {
