@@ -212,6 +212,27 @@ package enum CourseCheck {
         return (findings, edits)
     }
 
+    /// A scenario's output as an `output` block holds it: a lesson reads CRLF as a line end,
+    /// as LF, so the check compares it so and `--update` writes it so.
+    static func lessonOutput(_ printed: String) -> String {
+        printed.containsBytes("\r") ? printed.replacingOccurrences(of: "\r\n", with: "\n") : printed
+    }
+
+    /// The edit `--update` plans for one scenario that printed `printed`: its `output` block
+    /// rewritten, or one inserted after it; nil when the block already says it, or when no
+    /// block could hold the output. The editor's quick fix is this same edit.
+    package static func outputEdit(for scenario: Scenario, printed: String) -> BlockRewrite.Edit? {
+        guard unholdableByte(in: printed) == nil else { return nil }
+        let output = lessonOutput(printed)
+        guard let expected = scenario.expectation.output else {
+            return .init(.insertOutput(after: scenario.block), code: output,
+                         summary: "inserted an output block for the scenario at line \(scenario.line)")
+        }
+        if OutputExpectation.matches(expected.code, output) { return nil }
+        return .init(.replaceCode(expected), code: TextMatch.rewritten(expected.code, toStandFor: output),
+                     summary: "updated the output block of the scenario at line \(scenario.line)")
+    }
+
     /// The first byte of a scenario's output that no Markdown code block holds as it is: NUL
     /// (cmark-gfm reads it as U+FFFD) and a carriage return without a line feed (read as a line
     /// end). With either, the block `--update` writes could never equal the output again.

@@ -32,22 +32,13 @@ extension CourseCheck {
                 "scenario printed \(byte.name) on line \(byte.line) of its output, which an 'output' block cannot hold (\(byte.why)); print it some other way, such as escaped",
                 at: lesson.location(line: scenario.line))], [])
         }
-        // A lesson reads CRLF as a line end, as LF: so does the check, and so `--update` writes it.
-        let output = printed.containsBytes("\r") ? printed.replacingOccurrences(of: "\r\n", with: "\n") : printed
-        guard let expected = scenario.expectation.output else {
-            // The missing block is already an error of the lesson's structure.
-            guard update else { return (.failed, [], []) }
-            return (.passed, [], [.init(.insertOutput(after: scenario.block), code: output,
-                                        summary: "inserted an output block for the scenario at line \(scenario.line)")])
-        }
-        if OutputExpectation.matches(expected.code, output) {
-            return (.passed, [], [])
-        }
-        guard update else {
-            return (.failed, [mismatch(scenario, expected: expected, actual: output, in: lesson)], [])
-        }
-        return (.passed, [], [.init(.replaceCode(expected), code: TextMatch.rewritten(expected.code, toStandFor: output),
-                                    summary: "updated the output block of the scenario at line \(scenario.line)")])
+        // The edit `--update` makes (the editor's quick fix is the same one); none when the
+        // block already says what the program printed.
+        guard let edit = outputEdit(for: scenario, printed: printed) else { return (.passed, [], []) }
+        if update { return (.passed, [], [edit]) }
+        // A missing block is already an error of the lesson's structure.
+        guard let expected = scenario.expectation.output else { return (.failed, [], []) }
+        return (.failed, [mismatch(scenario, expected: expected, actual: lessonOutput(printed), in: lesson)], [])
     }
 
     /// The finding for an output that differs: at the first expected line that differs, with

@@ -134,7 +134,7 @@ package enum LessonAssembly {
             fileName: fileName, path: path, source: source, title: title, headings: headings,
             codeBlocks: codeBlocks, scenarios: scenarios, notes: notes, mentions: mentions,
             introduction: introduction, links: links)
-        return (lesson, diagnostics)
+        return (lesson, diagnostics + BidiControlRule.findings(in: lesson))
     }
 
     /// Puts an `output`, `errors` or `trap` block with the scenario above it (the last one so
