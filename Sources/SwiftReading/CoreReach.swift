@@ -14,14 +14,22 @@
 /// The test reads tokens (comments and strings skipped, an interpolation's code read), and
 /// it errs towards "it can": a name declared anywhere, a member's or a local's too, counts.
 package enum CoreReach {
-    /// Every identifier of the core files' code, with the names Swift looks up for a literal's
-    /// default type (a module's `typealias IntegerLiteralType = Double` changes every file's).
+    /// Every identifier of the core files' code (but a member after a dot), with the names Swift
+    /// looks up for a literal's default type (a module's `typealias IntegerLiteralType = Double`
+    /// changes every file's).
     package static func names(ofCore texts: [String]) -> Set<String> {
         var names: Set<String> = ["IntegerLiteralType", "FloatLiteralType", "BooleanLiteralType", "StringLiteralType",
                                   "ExtendedGraphemeClusterType", "UnicodeScalarType", "_MaxBuiltinIntegerType",
                                   "_MaxBuiltinFloatType"]
         for text in texts {
-            for token in SwiftTokens.scan(text) where token.kind == .identifier { names.insert(token.text) }
+            var previous: [String] = ["", ""]
+            for token in SwiftTokens.scan(text) {
+                // A member reached after a dot is looked up in its type, where no name of
+                // another file's top level is found (after `...`, a range, it is not a member).
+                let member = previous[1] == "." && previous[0] != "."
+                if token.kind == .identifier, !member { names.insert(token.text) }
+                previous = [previous[1], token.text]
+            }
         }
         return names
     }

@@ -97,7 +97,8 @@ struct ScenarioRunnerTests {
             var settings = RunSettings()
             settings.timeLimit = .seconds(10)
             let report = ScenarioRunner(compiler: SwiftCompiler(executable: script, version: real.version,
-                                                                runtimeFolder: real.runtimeFolder),
+                                                                runtimeFolder: real.runtimeFolder,
+                                                                defaultLanguageMode: real.defaultLanguageMode),
                                         coreFiles: [], settings: settings, cache: nil).run(jobs)
             let bound = 1 + Int(ceil(log2(Double(count)))) + 2
             #expect(report.compilerRuns <= bound, "\(count) scenarios, culprit \(culprit): \(report.compilerRuns) compiles")
@@ -128,7 +129,8 @@ struct ScenarioRunnerTests {
         var settings = RunSettings()
         settings.parallelism = 2
         let report = ScenarioRunner(compiler: SwiftCompiler(executable: script, version: real.version,
-                                                            runtimeFolder: real.runtimeFolder),
+                                                            runtimeFolder: real.runtimeFolder,
+                                                            defaultLanguageMode: real.defaultLanguageMode),
                                     coreFiles: [try coreFile(corePath, shown: "Invalidation.swift")],
                                     settings: settings, cache: nil).run((0..<4).map { job("print(\($0))\n", line: 10 + 3 * $0) })
         #expect(report.outcomes.map(\.completedOutput) == ["0\n", "1\n", "2\n", "3\n"])
