@@ -214,7 +214,7 @@ package enum CourseCheck {
 
     /// A scenario's output as an `output` block holds it: a lesson reads CRLF as a line end,
     /// as LF, so the check compares it so and `--update` writes it so.
-    static func lessonOutput(_ printed: String) -> String {
+    package static func lessonOutput(_ printed: String) -> String {
         printed.containsBytes("\r") ? printed.replacingOccurrences(of: "\r\n", with: "\n") : printed
     }
 

@@ -267,6 +267,36 @@ import Testing
         #expect(xml.contains(">expected: it prints\n    90\nthen traps with\n    Fatal error: Index is out of range\nmust-fail/05-traps.md:20:1: error: the scenario at line 8 trapped with another message"))
     }
 
+    /// Shards of a course of refusals and traps merge into the one verdict: a passed scenario's
+    /// status is held to the same comparison the check makes (a column-less errors line, a
+    /// trap's message).
+    @Test func shardsOfRefusalsAndTrapsMerge() throws {
+        let (root, _) = try copy()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for shard in 1...2 {
+            let run = try coursebook(["check", "must-fail", "--shard", "\(shard)/2", "--report", "shard-\(shard).json"], in: root)
+            #expect(run.status == 0, "\(run)")
+        }
+        let merged = try coursebook(["merge-reports", "shard-1.json", "shard-2.json"], in: root)
+        #expect(merged.status == 0 && merged.standardError.isEmpty, "\(merged)")
+        #expect(merged.standardOutput.hasSuffix("17 passed, 0 failed\n"), "\(merged)")
+
+        // A shard that says an errors scenario passed with other errors than its block is refused.
+        let file = root.appendingPathComponent("shard-2.json")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let forged = text.replacingOccurrences(of: "\"actual\" : \"2:1: error: cannot assign to value: 'languageName' is a 'let' constant\\n\"",
+                                               with: "\"actual\" : \"3:1: error: cannot assign to value: 'languageName' is a 'let' constant\\n\"")
+        let other = text == forged ? root.appendingPathComponent("shard-1.json") : file
+        let source = try String(contentsOf: other, encoding: .utf8)
+        let changed = source.replacingOccurrences(of: "\"actual\" : \"2:1: error: cannot assign to value: 'languageName' is a 'let' constant\\n\"",
+                                                  with: "\"actual\" : \"3:1: error: cannot assign to value: 'languageName' is a 'let' constant\\n\"")
+        #expect(changed != source)
+        try changed.write(to: other, atomically: true, encoding: .utf8)
+        let refused = try coursebook(["merge-reports", "shard-1.json", "shard-2.json"], in: root)
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.standardError.contains("says passed, but the compiler's errors ('actual') differ from its 'errors' block ('expected')"), "\(refused)")
+    }
+
     func swiftVersion() throws -> String {
         let version = try coursebook(["--version"])
         return String(version.standardOutput.split(separator: "Swift version ").last?.prefix { $0 != " " } ?? "")
