@@ -242,13 +242,17 @@ package struct Sandbox: Sendable {
     /// no file of the machine but those, nor `/proc/sys`.
     func compilerProcess(_ command: [String], workingDirectory: String, toolchain: String?, writable: [String],
                          memory: Int, totalMemory: Int, space: Int) -> ChildProcess {
-        // The files the command names (core files, the batch runner's object, response files).
-        let named = command.compactMap { word -> String? in
+        // The files the command names (core files, the batch runner's object), where they are
+        // (a name through a link of the system, /lib64/ld-linux-x86-64.so.2, is there already)
+        // and, outside the system's folders, under the name the command gives too.
+        let named = command.flatMap { word -> [String] in
             let path = word.hasPrefix("@") ? String(word.dropFirst()) : word
             var info = stat()
-            guard path.hasPrefix("/"), !writable.contains(where: { Confinement.isInside(path, $0) }),
-                  stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-            return path
+            guard path.hasPrefix("/"), stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+                  let resolved = Confinement.resolved(path),
+                  !writable.contains(where: { Confinement.isInside(resolved, $0) }) else { return [] }
+            let underSystem = Self.systemFolders.contains { Confinement.isInside(path, $0) }
+            return resolved == path || underSystem ? [resolved] : [resolved, path]
         }
         var arguments = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
                          "--cap-drop", "ALL",
