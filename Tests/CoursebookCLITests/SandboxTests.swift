@@ -262,6 +262,9 @@ extension SandboxIdentityTests {
         #expect(defaults.standardOutput.hasPrefix("compiled 2 scenarios (1 swiftc run)"), "\(defaults)")
         #expect(defaults.standardError.hasPrefix(try finding(1, "scenario used more than 512 MiB of memory and was stopped (--memory-limit raises the limit)", in: first)), "\(defaults)")
         #expect(defaults.standardOutput.hasSuffix("1 passed, 1 failed\n"), "\(defaults)")
+        // Without the sandbox the kernel still holds each process to the limit.
+        let plain = try coursebook(["check", first.path, "--no-cache", "--no-sandbox"])
+        #expect(plain.standardError.hasPrefix(try finding(1, "scenario used more than 512 MiB of memory and was stopped (--memory-limit raises the limit)", in: first)), "\(plain)")
 
         let (small, second) = try check([
             ("var chunks: [[UInt8]] = []\nfor _ in 0..<10 { chunks.append([UInt8](repeating: 1, count: 10 << 20)) }\nprint(chunks.count)", "10"),
