@@ -158,7 +158,7 @@ extension CourseCheck {
             return [.error(.trapMissing, "the scenario at line \(scenario.line) \(ScenarioFailure.how(termination)), but \(expects) (a trap of the Swift runtime ends it with SIGILL, SIGTRAP or SIGABRT)",
                            at: lesson.location(line: scenario.line),
                            attachment: ScenarioFailure.printed(output, standardError))]
-        case .timedOut, .outputCapped:
+        case .timedOut, .outputCapped, .limitReached:
             return ScenarioFailure.findings(scenario, outcome: outcome, in: lesson).map { finding in
                 var finding = finding
                 finding.notes.append(.init(expects.prefix(1).uppercased() + expects.dropFirst(), at: lesson.location(line: trap.line)))

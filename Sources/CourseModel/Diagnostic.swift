@@ -94,6 +94,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case scenarioCrashed = "scenario-crashed"
     case scenarioTimeout = "scenario-timeout"
     case scenarioOutputCap = "scenario-output-cap"
+    case scenarioLimit = "scenario-limit"
     case languageModeInvalid = "language-mode-invalid"
     // Listings that must fail: `errors` and `trap` blocks.
     case errorsWithoutScenario = "errors-without-scenario"

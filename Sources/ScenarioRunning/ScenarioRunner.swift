@@ -62,16 +62,18 @@ package struct ScenarioRunner: Sendable {
             return RunStart(sources: sources, placement: placement, keys: [], cached: [], aheadOfShapes: nil,
                             typeChecks: nil)
         }
+        let runner = confined(placement)
         let looked = sources.concurrentMap { source -> (key: String, outcome: ScenarioOutcome?) in
             let key = ResultCache.key(toolVersion: ToolBuild.keyVersion(CoursebookVersion.current), compilerVersion: compiler.version,
-                                      coreDigest: coreDigest, placement: placement.keyPart, source: source)
+                                      coreDigest: coreDigest, placement: placement.keyPart + " " + settings.limits.keyPart
+                                        + " output \(settings.outputCap)", source: source)
             return (key, cache?.lookup(key, goal: source.goal))
         }
         let pending = sources.indices.filter { looked[$0].outcome == nil }
         // `errors` scenarios need no shape: they are type-checked at once, each alone as
         // `main.swift`, while the shapes are read.
         let early = pending.filter { sources[$0].goal == .typeCheck }
-        let typeChecks = early.isEmpty ? nil : TypeCheckRun(runner: self, sources: sources, indices: early)
+        let typeChecks = early.isEmpty ? nil : TypeCheckRun(runner: runner, sources: sources, indices: early)
         var ahead: BatchAhead?
         let programs = pending.filter { sources[$0].goal == .run }
         if let batchGuess {
@@ -80,9 +82,9 @@ package struct ScenarioRunner: Sendable {
                 // One scenario to compile (an author's edit) is a program of its own whatever its
                 // shape; only `@main` changes how it is compiled.
                 let hasMainAttribute = sources[programs[0]].code.contains("@main")
-                ahead = BatchAhead(runner: self, alone: programs[0], hasMainAttribute: hasMainAttribute, sources: sources)
+                ahead = BatchAhead(runner: runner, alone: programs[0], hasMainAttribute: hasMainAttribute, sources: sources)
             } else if guessed.count > 1 {
-                ahead = BatchAhead(runner: self, indices: guessed, sources: sources)
+                ahead = BatchAhead(runner: runner, indices: guessed, sources: sources)
             }
         }
         return RunStart(sources: sources, placement: placement, keys: looked.map(\.key), cached: looked.map(\.outcome),
@@ -124,8 +126,6 @@ package struct ScenarioRunner: Sendable {
                              cacheRefusals: cache?.store.refusals ?? 0)
         }
         let programs = pending.filter { jobs[$0].source.goal == .run }
-        let typeChecked = type(checking: pending.filter { jobs[$0].source.goal == .typeCheck }, jobs: jobs,
-                               begun: started.typeChecks)
 
         // The batch compiled ahead serves only if the shapes batch exactly what was guessed;
         // otherwise it is waited for (its compiler would only slow the right one) and dropped.
@@ -134,12 +134,16 @@ package struct ScenarioRunner: Sendable {
             _ = guessed.compiled.wait()
             ahead = nil
         }
-        let session = RunSession(runner: self, jobs: jobs, placement: started.placement, batchAhead: ahead)
+        let session = RunSession(runner: confined(started.placement), jobs: jobs, placement: started.placement,
+                                 batchAhead: ahead)
         defer {
             session.removeWorkspace()
             started.aheadOfShapes?.removeWorkspace()
         }
         if !programs.isEmpty { session.run(programs) }
+        // The type-checks begun at once have run beside the programs.
+        let typeChecked = type(checking: pending.filter { jobs[$0].source.goal == .typeCheck }, jobs: jobs,
+                               begun: started.typeChecks, runner: confined(started.placement))
 
         let results = session.results.merging(typeChecked.outcomes) { $1 }
         let ran = session.durations
@@ -168,17 +172,26 @@ package struct ScenarioRunner: Sendable {
     }
 
     /// The type-checks of `indices`: those begun by `start`, waited for, and any other run now.
-    private func type(checking indices: [Int], jobs: [ScenarioJob], begun: TypeCheckRun?) -> (outcomes: [Int: ScenarioOutcome], compilerRuns: Int) {
+    private func type(checking indices: [Int], jobs: [ScenarioJob], begun: TypeCheckRun?,
+                      runner: ScenarioRunner) -> (outcomes: [Int: ScenarioOutcome], compilerRuns: Int) {
         let early = begun?.wait()
         var outcomes = early?.outcomes ?? [:]
         var runs = early?.compilerRuns ?? 0
         let rest = indices.filter { outcomes[$0] == nil }
         if !rest.isEmpty {
-            let late = TypeCheckRun(runner: self, sources: jobs.map(\.source), indices: rest).wait()
+            let late = TypeCheckRun(runner: runner, sources: jobs.map(\.source), indices: rest).wait()
             runs += late.compilerRuns
             outcomes.merge(late.outcomes) { $1 }
         }
         return (outcomes, runs)
+    }
+
+    /// This runner with its compiler confined as `placement` says: in a sandbox of its own
+    /// when scenarios run in one, under the compiler's memory limit either way.
+    func confined(_ placement: Sandbox.Placement) -> ScenarioRunner {
+        var copy = self
+        copy.compiler.confinement = CompilerConfinement(placement: placement, limits: settings.limits)
+        return copy
     }
 
     /// Compiles a batch: one frontend job per file, one more at a time than there are cores,
@@ -511,11 +524,12 @@ private final class RunSession: Sendable {
     private func executeShare(program: String, indices: [Int], in folder: String) {
         var remaining = indices
         while !remaining.isEmpty {
-            var watcher = ScenarioWatcher(timeLimit: runner.settings.timeLimit, outputCap: runner.settings.outputCap)
+            var watcher = ScenarioWatcher(timeLimit: runner.settings.timeLimit, outputCap: runner.settings.outputCap,
+                                          limits: limitsApplied)
             let termination: Termination
             let scenarios = [ScenarioProgram.scenariosVariable: remaining.map(String.init).joined(separator: " ")]
             do {
-                termination = try process(program, in: folder, asInit: true, adding: scenarios).run(watching: &watcher)
+                termination = try process(program, in: folder, batch: true, adding: scenarios).run(watching: &watcher)
             } catch {
                 record(remaining, .crashed(.exited(127), output: "", standardError: error.description))
                 return
@@ -605,9 +619,9 @@ private final class RunSession: Sendable {
         }
         state.withLock { _ = $0.ranAlone.insert(index) }
         var watcher = ScenarioWatcher(single: index, timeLimit: runner.settings.timeLimit,
-                                      outputCap: runner.settings.outputCap)
+                                      outputCap: runner.settings.outputCap, limits: limitsApplied)
         do {
-            let termination = try process(program, in: folder, asInit: false).run(watching: &watcher)
+            let termination = try process(program, in: folder, batch: false).run(watching: &watcher)
             for (outcomeIndex, outcome) in watcher.outcomes(after: termination) {
                 record([outcomeIndex], outcome)
             }
@@ -619,35 +633,46 @@ private final class RunSession: Sendable {
 
     // MARK: Shared steps
 
-    /// How a scenario program starts: in the sandbox (a batch program as the process 1 of its
-    /// namespace, a program of one scenario under `coursebook-launcher`), or plainly in an empty
-    /// folder of its own (a program of one scenario still under the launcher, which ends it with
-    /// this process and reports its ending). Batched or alone, it gets the same environment
-    /// (`ScenarioEnvironment`) and nothing of the caller's.
-    private func process(_ program: String, in folder: String, asInit: Bool,
+    /// How a scenario program starts: under `coursebook-launcher`, which holds it to the run's
+    /// limits, ends what it leaves and reports how it ended; in the sandbox, where the launcher
+    /// is the process 1 of its namespace and watches it, or plainly in an empty folder of its own
+    /// (the kernel's limits of each process alone). Batched or alone, it gets the same
+    /// environment (`ScenarioEnvironment`) and nothing of the caller's; a batch program in the
+    /// sandbox is told so (`ScenarioProgram.sandboxedVariable`), and unsets it before any
+    /// scenario runs.
+    private func process(_ program: String, in folder: String, batch: Bool,
                          adding extra: [String: String] = [:]) -> ChildProcess {
-        var child = startingProcess(program, in: folder, asInit: asInit, adding: extra)
+        var child = startingProcess(program, in: folder, batch: batch, adding: extra)
         child.randomizesAddresses = false
         return child
     }
 
-    private func startingProcess(_ program: String, in folder: String, asInit: Bool,
-                              adding extra: [String: String]) -> ChildProcess {
+    private func startingProcess(_ program: String, in folder: String, batch: Bool,
+                                 adding extra: [String: String]) -> ChildProcess {
+        let limits = runner.settings.limits
         switch placement {
         case .sandboxed(let sandbox):
-            let environment = ScenarioEnvironment.variables(home: Sandbox.workingFolder).merging(extra) { $1 }
-            return sandbox.process(program: program, environment: environment, launched: !asInit)
+            var environment = ScenarioEnvironment.variables(home: Sandbox.workingFolder).merging(extra) { $1 }
+            if batch { environment[ScenarioProgram.sandboxedVariable] = "1" }
+            return sandbox.process(program: program, environment: environment, limits: limits, batch: batch)
         case .plain, .refused:
             let working = emptyFolder(in: folder)
             let environment = ScenarioEnvironment.variables(home: working).merging(extra) { $1 }
-            if !asInit, let launcher = Launcher.path {
-                return ChildProcess(executable: launcher, arguments: [String(ChildProcess.endingDescriptor), program],
+            if let launcher = Launcher.path {
+                return ChildProcess(executable: launcher,
+                                    arguments: Sandbox.launcherLimits(limits, inSandbox: false)
+                                        + [String(ChildProcess.endingDescriptor), program],
                                     environment: environment, inheritsEnvironment: false, workingDirectory: working,
                                     reportsEnding: true)
             }
             return ChildProcess(executable: program, arguments: [], environment: environment,
                                 inheritsEnvironment: false, workingDirectory: working)
         }
+    }
+
+    /// The limits programs run under: none without the launcher, which sets them.
+    private var limitsApplied: ScenarioLimits? {
+        placement.sandbox != nil || Launcher.path != nil ? runner.settings.limits : nil
     }
 
     /// A new empty folder for a program to run in: a scenario that lists or writes files in its

@@ -19,13 +19,13 @@ extension SwiftCompiler {
     ///   a command learned before; without one, every source is.
     package func typeCheck(sources: [String], primaries: [Int]? = nil, workingDirectory: String,
                            languageMode: LanguageMode? = nil, timeLimit: Duration? = nil) -> CompileResult {
-        var arguments = ["-module-name", ScenarioProgram.moduleName, "-typecheck", "-diagnostic-style=llvm"]
+        var arguments = ["-module-name", ScenarioProgram.moduleName, "-typecheck", "-diagnostic-style=llvm"] + moduleCacheArguments
         if let languageMode { arguments += ["-swift-version", languageMode.rawValue] }
         arguments += sources
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
         if let plans, let job = typeCheckJob(arguments, sources: sources, primaries: primaries,
                                              workingDirectory: workingDirectory, deadline: deadline, plans: plans),
-           let ran = Self.run(job, in: workingDirectory, until: deadline) {
+           let ran = run(job, in: workingDirectory, until: deadline) {
             let crashed: Bool
             if case .signaled = ran.termination { crashed = !ran.timedOut } else { crashed = false }
             if !crashed {
@@ -35,7 +35,7 @@ extension SwiftCompiler {
         }
         // One job, as above: each of the driver's jobs per file would report the same parse
         // error again.
-        guard let ran = Self.run([executable] + arguments + ["-enable-batch-mode", "-j1"], in: workingDirectory,
+        guard let ran = run([executable] + arguments + ["-enable-batch-mode", "-j1"], in: workingDirectory,
                                  until: deadline) else {
             return CompileResult(termination: .exited(127), diagnostics: [],
                                  transcript: "cannot start \(executable)")
@@ -58,7 +58,7 @@ extension SwiftCompiler {
         if let known = plans.typeCheckJob(key) {
             job = known
         } else {
-            guard let listing = Self.run([executable] + arguments + ["-enable-batch-mode", "-j1", "-###"],
+            guard let listing = run([executable] + arguments + ["-enable-batch-mode", "-j1", "-###"],
                                          in: workingDirectory, until: deadline),
                   listing.termination.isSuccess else { return nil }
             let lines = String(decoding: listing.standardOutput, as: UTF8.self).split(separator: "\n")
