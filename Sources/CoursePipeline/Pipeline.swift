@@ -105,6 +105,18 @@ package struct Pipeline: Sendable {
                 throw PipelineError(.write, path: path, status: .usage, diagnostic: .error(
                     .reportNotWritten, "a report is a .json or a .xml file", at: nil), checked: checked)
             }
+            // A report is written by a rename over its name, which would put a file in place
+            // of a link; and writing where a link points is writing where whoever made the
+            // link wants (one committed to the repository may point at a file of the user's).
+            // So a link is refused, as `--out` refuses one.
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { " (to \(escapingControls($0)))" } ?? ""
+                throw PipelineError(.write, path: path, status: .siteNotWritten, diagnostic: .error(
+                    .reportNotWritten,
+                    "cannot write the report \(escapingControls(path)): it is a symbolic link\(target), and coursebook writes a report only as a file of its own; give the path of the file itself",
+                    at: nil), checked: checked)
+            }
             do {
                 let folder = (path as NSString).deletingLastPathComponent
                 if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
@@ -485,8 +497,11 @@ package struct Pipeline: Sendable {
         do throws(SiteWriteError) {
             let made = try SitePages.render(consume input, into: staging)
             for file in course.linkedFiles {
-                guard let bytes = readFile(atPath: course.folderPath + "/" + file) else {
-                    throw SiteWriteError(folder: out, message: "cannot read \(displayPath(course.folder, file)), which a lesson links to")
+                let bytes: [UInt8]
+                switch readRegularFile(atPath: course.folderPath + "/" + file) {
+                case .success(let read): bytes = read
+                case .failure(let failure):
+                    throw SiteWriteError(folder: out, message: "cannot read \(displayPath(course.folder, file)), which a lesson links to: \(failure)")
                 }
                 try staging.add(SiteFile(path: file, bytes: bytes))
             }
