@@ -143,9 +143,11 @@ struct SiteWriterTests {
         #expect(!FileManager.default.fileExists(atPath: out + "/assets/a.css"))
         // Nothing is left beside it but the lock file that builds of it take turns with.
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path + "/out").sorted() == [".site.coursebook-lock", "site"])
-        // The marker lists what coursebook wrote.
-        #expect(try String(contentsOfFile: out + "/.coursebook-site", encoding: .utf8)
-                == "written by coursebook; 'coursebook build' replaces this folder whole; the files it wrote:\nindex.html\n")
+        // The marker lists what coursebook wrote, after the build's mark of the folder.
+        let marker = try String(contentsOfFile: out + "/.coursebook-site", encoding: .utf8).split(separator: "\n")
+        #expect(marker.count == 3, "\(marker)")
+        #expect(marker.first == "written by coursebook; 'coursebook build' replaces this folder whole; the files it wrote:")
+        #expect(marker.dropFirst().first?.hasPrefix("mark ") == true && marker.last == "index.html", "\(marker)")
     }
 
     /// A build killed between its two renames leaves no site and the old one moved aside; one
@@ -157,14 +159,13 @@ struct SiteWriterTests {
         let out = root.appendingPathComponent("site").path
         try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("old".utf8))], to: out)
         let before = try snapshot(out)
-        // Killed after `site` → `.site.coursebook-old-…`, before the new site came in; an
-        // older kill left a staging folder with half a site, and a copy moved aside after a
-        // swap that completed.
+        // Killed after `site` → `.site.coursebook-old-…`, before the new site came in, with
+        // half a site in its staging folder; another site's folder of the same kind is left.
+        try abandonedStaging(out)
         try FileManager.default.moveItem(atPath: out, toPath: root.path + "/.site.coursebook-old-41-7")
-        try FileManager.default.createDirectory(atPath: root.path + "/.site.coursebook-new-41-7/assets", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: root.path + "/.site.coursebook-new-12-3", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root.path + "/.other.coursebook-new-12-3", withIntermediateDirectories: true)
         #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).count { $0.hasPrefix(".site.coursebook-new-") } == 1)
 
         try SiteWriter.recover(destination: out)
         #expect(try snapshot(out) == before)
@@ -172,11 +173,66 @@ struct SiteWriterTests {
                 == [".other.coursebook-new-12-3", ".site.coursebook-lock", "site"])
 
         // Killed after the swap, before the old copy was removed: the next build removes it.
-        try FileManager.default.createDirectory(atPath: root.path + "/.site.coursebook-old-9-9", withIntermediateDirectories: true)
+        try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("older".utf8))], to: root.path + "/elsewhere/site")
+        try FileManager.default.moveItem(atPath: root.path + "/elsewhere/site", toPath: root.path + "/.site.coursebook-old-9-9")
+        try FileManager.default.removeItem(atPath: root.path + "/elsewhere")
         try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("new".utf8))], to: out)
         #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8) == "new")
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
                 == [".other.coursebook-new-12-3", ".site.coursebook-lock", "site"])
+    }
+
+    /// What a build killed while it rendered leaves: a staging folder with half a site.
+    private func abandonedStaging(_ out: String) throws {
+        let staging = try SiteStaging(destination: out)
+        try staging.add(SiteFile(path: "assets/half.css", bytes: []))
+    }
+
+    /// Folders and links committed beside the destination under the names of a build's own
+    /// (a pull request can commit `.site.coursebook-old-x/`), and a lock file that is a link or
+    /// a folder: refused, naming them, and left as they are; nothing is put in place.
+    @Test func whatABuildDidNotLeaveIsNeitherAdoptedNorRemoved() throws {
+        let root = temporaryFolder("planted")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("site").path
+        let planted = root.path + "/.site.coursebook-old-x"
+        try FileManager.default.createDirectory(atPath: planted, withIntermediateDirectories: true)
+        try "<p>pwned</p>".write(toFile: planted + "/index.html", atomically: true, encoding: .utf8)
+        // Even one that copies a real site's marker: the mark is of another folder.
+        try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("real".utf8))], to: root.path + "/real/site")
+        try FileManager.default.copyItem(atPath: root.path + "/real/site/.coursebook-site", toPath: planted + "/.coursebook-site")
+        func refusal(_ body: () throws -> Void) -> String? {
+            do { try body(); return nil } catch { return (error as? SiteWriteError)?.message ?? "\(error)" }
+        }
+        #expect(refusal { try SiteWriter.recover(destination: out) }
+                == "\(planted) was not left by a coursebook build of this user (it does not carry the mark of a build here); a build neither puts it in place nor removes it: remove it yourself, or choose another --out")
+        #expect(refusal { try SiteWriter.write([SiteFile(path: "index.html", bytes: [])], to: out) } != nil)
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try String(contentsOfFile: planted + "/index.html", encoding: .utf8) == "<p>pwned</p>")
+        try FileManager.default.removeItem(atPath: planted)
+
+        let link = root.path + "/.site.coursebook-new-y"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: root.path + "/real/site")
+        #expect(refusal { try SiteWriter.recover(destination: out) }?.hasPrefix("\(link) was not left by a coursebook build of this user (it is a symbolic link, not a folder)") == true)
+        #expect(FileManager.default.fileExists(atPath: root.path + "/real/site/index.html"))
+        try FileManager.default.removeItem(atPath: link)
+
+        let lock = root.path + "/.site.coursebook-lock"
+        try? FileManager.default.removeItem(atPath: lock)
+        try FileManager.default.createSymbolicLink(atPath: lock, withDestinationPath: root.path + "/target")
+        #expect(refusal { try SiteWriter.write([SiteFile(path: "index.html", bytes: [])], to: out) }
+                == "cannot use the lock file \(lock): it is a symbolic link; remove it, or choose another --out")
+        #expect(!FileManager.default.fileExists(atPath: root.path + "/target"))
+        try FileManager.default.removeItem(atPath: lock)
+        try FileManager.default.createDirectory(atPath: lock, withIntermediateDirectories: false)
+        #expect(refusal { try SiteWriter.recover(destination: out) }
+                == "cannot use the lock file \(lock): it is a folder; remove it, or choose another --out")
+        try FileManager.default.removeItem(atPath: lock)
+        // An empty file of this user's is a lock like any other: nothing is written into it.
+        try Data().write(to: URL(fileURLWithPath: lock))
+        try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("ok".utf8))], to: out)
+        #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8) == "ok")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: lock)).isEmpty)
     }
 
     /// Builds of one destination at once take turns: none fails, none leaves anything behind,
