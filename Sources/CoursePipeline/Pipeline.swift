@@ -302,11 +302,27 @@ package struct Pipeline: Sendable {
         let counts = self.counts
         let reader = SwiftBlockReader(storeFolder: cacheFolder, toolVersion: ToolBuild.keyVersion(CoursebookVersion.current),
                                       compilerVersion: compiler.version,
-                                      onParse: { counts.swiftParses.add(1, ordering: .relaxed) })
+                                      onParse: { counts.swiftParses.add(1, ordering: .relaxed) },
+                                      elsewhere: SwiftReadingProcess.elsewhere())
         var toRun = CourseCheck.scenariosToRun(course).filter { scope.includes(lesson: $0.place.lesson) }
         var facts = CourseFacts(course)
-        let coreNames = course.coreFiles.reduce(into: Set<String>()) { $0.formUnion(reader.globalNames(of: $1.text)) }
-        let corePlaces = course.coreFiles.contains { PlaceLiterals.appear(in: $0.text) }
+        var knownNames = Set<String>()
+        var readingFindings: [Diagnostic] = []
+        for core in course.coreFiles {
+            switch reader.globalNames(of: core.text) {
+            case .success(let names):
+                knownNames.formUnion(names)
+            case .failure(let unread):
+                readingFindings.append(.warning(
+                    .swiftUnread,
+                    "coursebook did not read this core file: \(unread.reason); every scenario is compiled as a program of its own",
+                    at: SourceLocation(file: core.displayPath, line: unread.line, column: unread.column)))
+            }
+        }
+        let coreNames = knownNames
+        // A core whose names are not known may use any name a scenario declares: no scenario
+        // shares a program with another then.
+        let corePlaces = !readingFindings.isEmpty || course.coreFiles.contains { PlaceLiterals.appear(in: $0.text) }
 
         var settings = RunSettings()
         settings.timeLimit = options.timeLimit
@@ -399,7 +415,7 @@ package struct Pipeline: Sendable {
             if index < run.durations.count, let duration = run.durations[index] { durations[scenario.place] = duration }
         }
         var report = CourseCheck.report(
-            course, findings: loaded.diagnostics + findings, facts: facts, outcomes: outcomes, run: run,
+            course, findings: loaded.diagnostics + findings + readingFindings, facts: facts, outcomes: outcomes, run: run,
             compilerVersion: compiler.version, options: CheckOptions(strict: options.strict, update: update),
             scope: scope, durations: durations)
         report.sandbox = run.sandbox
@@ -465,7 +481,8 @@ package struct Pipeline: Sendable {
         SwiftBlockFacts(
             findings: reading.problems.map { SyntaxFinding(line: $0.line, column: $0.column, message: $0.message) },
             shape: ScenarioShape(needsOwnProgram: reading.needsOwnProgram, hasMainAttribute: reading.hasMainAttribute),
-            highlighted: reading.highlighted, trees: reading.trees)
+            highlighted: reading.highlighted, trees: reading.trees,
+            unread: reading.unread.map { SyntaxFinding(line: $0.line, column: $0.column, message: $0.reason) })
     }
 
     /// Where the compiler's version is remembered (by its path, size and modification time)

@@ -55,6 +55,8 @@ package struct ChildProcess: Sendable {
     /// Whether the child reports how its program ended on descriptor 3 (`coursebook-launcher`:
     /// `e<status>` or `s<signal>`), which then wins over the child's own ending.
     package var reportsEnding = false
+    /// A file the child reads as its standard input; nil for /dev/null.
+    package var standardInput: String?
 
     package init(executable: String, arguments: [String], environment: [String: String] = [:],
                  inheritsEnvironment: Bool = true, workingDirectory: String? = nil, reportsEnding: Bool = false) {
@@ -106,7 +108,7 @@ package struct ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
         if reportsEnding { posix_spawn_file_actions_adddup2(&actions, endingPipe[1], Self.endingDescriptor) }
