@@ -53,6 +53,18 @@ import Glibc
         #expect(new.standardError.contains("course.json is not a regular file but a named pipe (FIFO)"), "\(new)")
     }
 
+    /// JSON nested 100,000 deep: Foundation's parser stops at 512 levels, and the course
+    /// cannot be read, at the place it stopped.
+    @Test func aCourseJSONNestedDeepIsAnErrorNotACrash() throws {
+        let folder = try course()
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        try Data(#"{ "title": "T", "language": "en", "x": \#(nested) }"#.utf8).write(to: folder.appendingPathComponent("course.json"))
+        let result = try coursebook(["check", folder.path, "--no-cache"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "\(folder.path)/course.json:1:552: error: not valid JSON: too many nested arrays or dictionaries\n", "\(result)")
+    }
+
     /// A link to a named pipe is a warning at the link, and the pipe is never opened: the
     /// build writes the site without it.
     @Test func aLinkedNamedPipeIsAWarningAndNeverOpened() throws {
