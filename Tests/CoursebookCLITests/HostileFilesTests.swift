@@ -53,6 +53,19 @@ import Glibc
         #expect(new.standardError.contains("course.json is not a regular file but a named pipe (FIFO)"), "\(new)")
     }
 
+    @Test func aTemplateThatIsANamedPipeIsRefusedAtOnce() throws {
+        let folder = try course()
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        try Data(#"{ "title": "T", "language": "en", "limitNotes": "optional", "templates": "look" }"#.utf8)
+            .write(to: folder.appendingPathComponent("course.json"))
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("look"), withIntermediateDirectories: true)
+        try fifo(folder.appendingPathComponent("look/layout.html"))
+        let site = folder.deletingLastPathComponent().appendingPathComponent("site")
+        let result = try coursebook(["build", folder.path, "--no-cache", "--out", site.path])
+        #expect(result.status == 3, "\(result)")
+        #expect(result.standardError == "\(folder.path)/look/layout.html: error: cannot read the template (it must be a plain file)\n", "\(result)")
+    }
+
     /// JSON nested 100,000 deep: Foundation's parser stops at 512 levels, and the course
     /// cannot be read, at the place it stopped.
     @Test func aCourseJSONNestedDeepIsAnErrorNotACrash() throws {
