@@ -3,6 +3,7 @@ package import CourseModel
 import Foundation
 import ScenarioRunning
 import SwiftReading
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,15 +24,24 @@ package enum SwiftReadingProcess {
         .seconds(5) + .milliseconds(100) * (bytes / 1024)
     }
 
-    /// The `coursebook` to start: this one, or the one beside this executable (a test bundle,
-    /// which the build puts in the same folder); nil when there is none, and blocks are read in
-    /// this process.
-    static let executable: String? = {
+    /// Set by the `coursebook` executable, which answers `read-swift` whatever its file is
+    /// called.
+    private static let thisProgramReads = Atomic<Bool>(false)
+
+    /// The executable is `coursebook`: it starts itself to read Swift.
+    package static func readWithThisProgram() {
+        thisProgramReads.store(true, ordering: .relaxed)
+    }
+
+    /// The `coursebook` to start: this one, or else the one beside this executable (a test
+    /// bundle, which the build puts in the same folder); nil when there is none, and blocks are
+    /// read in this process.
+    static var executable: String? {
         guard let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
-        if (running as NSString).lastPathComponent == "coursebook" { return running }
+        if thisProgramReads.load(ordering: .relaxed) { return running }
         let beside = (running as NSString).deletingLastPathComponent + "/coursebook"
         return access(beside, X_OK) == 0 ? beside : nil
-    }()
+    }
 
     /// Reading in the reading process, for a `SwiftBlockReader`; nil without one.
     static func elsewhere() -> SwiftReadingElsewhere? {

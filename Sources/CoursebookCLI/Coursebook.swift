@@ -15,6 +15,7 @@ package enum Coursebook {
         // The process a command reads Swift blocks in (see `SwiftReadingProcess`): not a
         // command of its own, so none of a command's setup.
         if arguments == [SwiftReadingProcess.command] { return SwiftReadingProcess.serve() }
+        SwiftReadingProcess.readWithThisProgram()
         CommandLifetime.begin()
         return main(arguments, console: console)
     }

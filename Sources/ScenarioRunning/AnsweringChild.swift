@@ -69,12 +69,17 @@ package struct AnsweringChild: Sendable {
         while answers.count < requests.count {
             let pending = Array(requests[answers.count...])
             let input = scratch + "/requests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            // Removed however the run ends (a stop removes what is held).
+            Interruption.hold(input)
+            defer {
+                unlink(input)
+                Interruption.release(input)
+            }
             do {
                 try writeNewFile(Self.frames(pending), to: input, mode: 0o600)
             } catch {
                 return answers + pending.map { _ in .failure(.notStarted("cannot write its requests: \(error)")) }
             }
-            defer { unlink(input) }
             var child = ChildProcess(executable: executable, arguments: arguments, environment: environment,
                                      inheritsEnvironment: false)
             child.standardInput = input
