@@ -32,11 +32,15 @@ package struct LoadedCourse: Sendable {
 /// (`NN-slug.md`, in order of name), each parsed once by cmark-gfm, the lessons on every core at
 /// once. A course that cannot be read throws.
 package enum CourseLoader {
-    /// - Parameter forPages: whether the lessons' parsed documents are kept for a site. A check
-    ///   needs only what was read from them, and lets each go as soon as it is read, so that
-    ///   a large course is never whole in memory as trees.
-    package static func load(folder: String, counts: WorkCounts = WorkCounts(),
-                             forPages: Bool = true) throws(CourseReadError) -> LoadedCourse {
+    /// - Parameters:
+    ///   - forPages: whether the lessons' parsed documents are kept for a site. A check needs
+    ///     only what was read from them, and lets each go as soon as it is read, so that a
+    ///     large course is never whole in memory as trees.
+    ///   - unsaved: lesson texts an editor holds and has not saved, by file name
+    ///     (`01-intro.md`): read instead of the file (a lesson not yet on disk too), so that
+    ///     what the author types is checked without being written.
+    package static func load(folder: String, counts: WorkCounts = WorkCounts(), forPages: Bool = true,
+                             unsaved: [String: [UInt8]] = [:]) throws(CourseReadError) -> LoadedCourse {
         let display = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
         var isFolder: ObjCBool = false
@@ -49,6 +53,7 @@ package enum CourseLoader {
         let config = try CourseConfigReader.read(configData, file: configDisplay)
 
         var coreFiles: [CoreFile] = []
+        var coreFindings: [Diagnostic] = []
         // Core files may lie beside the course, in its repository, but nowhere else.
         let trusted = Confinement.trustedRoot(ofCourse: absolute)
         // By bytes: two spellings of one name are two entries (see `ExactName`).
@@ -93,12 +98,17 @@ package enum CourseLoader {
             }
             let text = try decodeUTF8(bytes, file: shown)
             coreFiles.append(CoreFile(name: name, path: path, displayPath: shown, text: text))
+            coreFindings += BidiControlRule.findings(inCoreFile: text, path: shown)
         }
 
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: absolute)
-                .filter(isLessonFileName).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let onDisk = try FileManager.default.contentsOfDirectory(atPath: absolute).filter(isLessonFileName)
+            // By bytes (see `ExactName`): a `Set` of strings would keep one of two names that
+            // Unicode takes for one, and lose a lesson without a word.
+            var seen = Set<ExactName>()
+            names = (onDisk + unsaved.keys.filter(isLessonFileName)).filter { seen.insert(ExactName($0)).inserted }
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         } catch {
             throw CourseReadError("cannot list the course folder: \(error.localizedDescription)", file: display)
         }
@@ -135,7 +145,7 @@ package enum CourseLoader {
                 return .failure(CourseReadError("the lesson is a symbolic link to a file outside the course folder (\(real))", file: shown))
             }
             let bytes: [UInt8]
-            switch readRegularFile(atPath: real) {
+            switch unsaved[name].map({ .success($0) }) ?? readRegularFile(atPath: real) {
             case .success(let read): bytes = read
             case .failure(.notRegular(let kind)):
                 return .failure(CourseReadError("the lesson is not a regular file but \(kind); a lesson is a plain Markdown file", file: shown))
@@ -171,7 +181,7 @@ package enum CourseLoader {
         return LoadedCourse(
             course: Course(folder: display, folderPath: absolute, config: config, coreFiles: coreFiles,
                            lessons: lessons, linkedFiles: links.files),
-            documents: documents, diagnostics: diagnostics + links.diagnostics)
+            documents: documents, diagnostics: coreFindings + diagnostics + links.diagnostics)
     }
 
     /// The bytes of the course's `course.json` (`folder` absolute, `display` as messages name
