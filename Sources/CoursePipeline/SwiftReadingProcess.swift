@@ -1,5 +1,5 @@
 import CourseFiles
-package import CourseModel
+internal import CourseModel
 import Foundation
 import ScenarioRunning
 import SwiftReading
@@ -81,6 +81,11 @@ package enum SwiftReadingProcess {
     /// standard output as soon as it is made (see `AnsweringChild`). It makes no core file
     /// (a crash is only an ending here) and never runs a block's code.
     package static func serve() -> Int32 {
+        // Typed by hand it would wait for frames that never come.
+        if isatty(0) == 1 {
+            FileHandle.standardError.write(Data("coursebook read-swift: the process a command reads Swift blocks in, started by the command itself; it reads framed requests on standard input\n".utf8))
+            return 64
+        }
         var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
         var input: [UInt8] = []
