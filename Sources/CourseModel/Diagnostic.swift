@@ -94,6 +94,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case scenarioCrashed = "scenario-crashed"
     case scenarioTimeout = "scenario-timeout"
     case scenarioOutputCap = "scenario-output-cap"
+    case scenarioLimit = "scenario-limit"
     case toolchainUnavailable = "toolchain-unavailable"
     case sandboxUnavailable = "sandbox-unavailable"
     case cacheUnusable = "cache-unusable"

@@ -331,7 +331,15 @@ package struct Pipeline: Sendable {
         settings.timeLimit = options.timeLimit
         settings.compileTimeLimit = options.compileTimeLimit
         settings.sandbox = options.sandbox
-        settings.hiddenFolders = [course.folderPath] + (cacheFolder.map { [$0] } ?? [])
+        settings.limits = options.limits
+        settings.outputCap = options.outputCap
+        // Out of the sandbox's sight even where a system folder holds them (a repository under
+        // /usr/src, Docker's WORKDIR): the whole repository, the course, the caches, the home folder.
+        let environment = ProcessInfo.processInfo.environment
+        settings.hiddenFolders = [Confinement.trustedRoot(ofCourse: course.folderPath), course.folderPath,
+                                  (Self.userCacheFile("x") as NSString).deletingLastPathComponent]
+            + (cacheFolder.map { [$0] } ?? []) + [environment["HOME"], NSHomeDirectory()].compactMap { $0 }
+            .filter { !$0.isEmpty && $0 != "/" }
         // Whether bubblewrap can start here is a fact about the machine (remembered per boot), not
         // a result: `--no-cache` uses it too.
         settings.sandboxMemo = Self.userCacheFile("sandbox")
