@@ -97,7 +97,7 @@ struct LessonBody {
                 // The link to the heading stands beside it, not in it, so that the heading's
                 // name is its text alone; the link's own name says which heading it is for.
                 let linkName = escapeHTML(context.words.sectionLink(text))
-                html += "<div class=\"heading\"><h\(level) id=\"\(anchor)\">\(innerHTML)</h\(level)><a class=\"anchor\" href=\"#\(anchor)\" aria-label=\"\(linkName)\">#</a></div>\n"
+                html += "<div class=\"heading\"><h\(level) id=\"\(anchor)\">\(innerHTML)</h\(level)><a class=\"anchor\" href=\"#\(anchor)\" aria-label=\"\(linkName)\" data-pagefind-ignore>#</a></div>\n"
             case .code(let id, _):
                 let code = lesson.codeBlocks[id]
                 if code.role == .output, let scenario = scenarioOfOutput[id] {
@@ -114,7 +114,7 @@ struct LessonBody {
                 // limitation note is.
                 html += """
                     <aside class="limit" id="dr\(number)" role="note" aria-labelledby="dr\(number)-label">
-                    <p class="limit-label" id="dr\(number)-label"><a href="#dr\(number)">\(label)</a> <a class="limit-kind" href="\(escapeHTML(context.aboutNotesHref))">\(escapeHTML(context.words.limitNote))</a></p>
+                    <p class="limit-label" id="dr\(number)-label" data-pagefind-ignore><a href="#dr\(number)">\(label)</a> <a class="limit-kind" href="\(escapeHTML(context.aboutNotesHref))">\(escapeHTML(context.words.limitNote))</a></p>
                     <p>\(innerHTML)</p>
                     </aside>
 
@@ -170,7 +170,7 @@ struct LessonBody {
         if let output = context.results[scenario.block.id]?.verifiedOutput {
             return """
                 <div class="output verified" data-pagefind-ignore>
-                <p class="output-label"><span class="badge">✓ \(escapeHTML(words.verifiedBadge))</span> \(escapeHTML(words.output)) · <span class="provenance">\(escapeHTML(words.verifiedWith(context.swiftVersion)))</span></p>
+                <p class="output-label"><span class="kind">\(escapeHTML(words.output))</span> <span class="badge"><span aria-hidden="true">✓</span> \(escapeHTML(words.verifiedWith(context.swiftVersion)))</span></p>
                 <pre><samp>\(outputLines(output.hasSuffix("\n") ? String(output.dropLast()) : output))</samp></pre>
                 </div>
 
@@ -178,7 +178,7 @@ struct LessonBody {
         }
         var html = """
             <div class="output unverified" data-pagefind-ignore>
-            <p class="output-label"><span class="badge">\(escapeHTML(words.notRunBadge))</span> \(escapeHTML(words.notVerified))</p>
+            <p class="output-label"><span class="kind">\(escapeHTML(words.output))</span> <span class="badge">\(escapeHTML(words.notRunBadge))</span> \(escapeHTML(words.notVerified))</p>
 
             """
         if let expected = scenario.expected {

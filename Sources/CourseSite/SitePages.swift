@@ -159,7 +159,8 @@ package enum SitePages {
     /// beside all of what they were made from.
     @discardableResult
     package static func render(_ input: consuming SiteInput, into sink: any SiteSink) throws(SiteWriteError) -> (pages: Int, assets: Int) {
-        let course = input.course, report = input.report, words = input.words, templates = input.templates
+        let course = typeset(input.course)
+        let report = input.report, words = input.words, templates = input.templates
         let swiftVersion = report.swiftVersion
         var notesByLesson: [Int: Int] = [:]
         for (index, lesson) in course.lessons.enumerated() {
@@ -221,9 +222,10 @@ package enum SitePages {
 
         let common = CommonValues(course: course, words: words, swiftVersion: swiftVersion,
                                   bodies: rendered.map(\.body), assets: assets, search: input.search)
-        @Sendable func page(_ title: String, _ values: TemplateRecord, content: String) -> SiteFile {
+        @Sendable func page(_ title: String, _ values: TemplateRecord, content: String, description: String = "") -> SiteFile {
             var layout = values
             layout["pageTitle"] = .text(title)
+            layout["pageDescription"] = .text(description)
             layout["content"] = .html(content)
             return SiteFile(path: "", bytes: Array(templates.layout.render(layout).utf8))
         }
@@ -249,7 +251,8 @@ package enum SitePages {
         index["scenarioTotal"] = .text(words.scenarioCount(verified.reduce(0, +)))
         let noteTotal = course.lessons.map(\.notes.count).reduce(0, +)
         index["noteTotal"] = .text(noteTotal == 0 ? "" : words.noteCount(noteTotal))
-        var indexFile = page(course.config.title, index, content: templates.index.render(index))
+        var indexFile = page(course.config.title, index, content: templates.index.render(index),
+                             description: course.config.description ?? "")
         indexFile.path = indexPage
         try sink.add(indexFile)
 
@@ -272,7 +275,9 @@ package enum SitePages {
             ])
             values["previous"] = link(number - 1)
             values["next"] = link(number + 1)
-            var file = page("\(title(lesson)) · \(course.config.title)", values, content: templates.lesson.render(values))
+            // What a search engine shows of the page: the lesson's lead, or its first sentence.
+            var file = page("\(title(lesson)) · \(course.config.title)", values, content: templates.lesson.render(values),
+                            description: plainText(ofHTML: body.summary))
             file.path = pageName(lesson)
             do throws(SiteWriteError) {
                 try sink.add(file)
@@ -307,7 +312,7 @@ package enum SitePages {
         })
         if hasLimitationsPage(course) {
             var limitationsFile = page("\(words.limitations) · \(course.config.title)", limitations,
-                                       content: templates.limitations.render(limitations))
+                                       content: templates.limitations.render(limitations), description: words.limitationsIntro)
             limitationsFile.path = limitationsPage
             try sink.add(limitationsFile)
         }
@@ -336,6 +341,7 @@ package enum SitePages {
         let wholeContent = whole
         var wholeLayout = whole
         wholeLayout["pageTitle"] = .text("\(words.wholeCourse) · \(course.config.title)")
+        wholeLayout["pageDescription"] = .text(course.config.description ?? "")
         wholeLayout["content"] = .deferred(DeferredHTML(isEmpty: templates.print.rendersNothing(wholeContent)) { write in
             templates.print.render(wholeContent, writing: write)
         })
@@ -459,6 +465,8 @@ private struct CommonValues: Sendable {
                 "searchNothing": .text(words.searchNothing),
                 "searchNeedsScript": .text(words.searchNeedsScript),
                 "searchNeedsServer": .text(words.searchNeedsServer),
+                "searchClose": .text(words.searchClose),
+                "backToTop": .text(words.backToTop),
                 "wholeCourse": .text(words.wholeCourse),
                 "wholeCourseLink": .text(words.wholeCourseLink),
             ]),
@@ -492,6 +500,16 @@ private struct CommonValues: Sendable {
 }
 
 extension SitePages {
+    /// The course with its title and description from course.json set as the lessons' prose
+    /// is (smart quotes in the header as in the text).
+    static func typeset(_ course: Course) -> Course {
+        guard course.config.typography == .smart else { return course }
+        var course = course
+        course.config.title = SmartTypography.typeset(course.config.title)
+        course.config.description = course.config.description.map(SmartTypography.typeset)
+        return course
+    }
+
     /// The text of a template value, empty for anything else.
     static func text(_ value: TemplateValue?) -> String {
         if case .text(let text)? = value { return text }

@@ -1,5 +1,7 @@
 @testable import CourseSite
+import CourseModel
 import Foundation
+import LessonParsing
 import Testing
 
 /// The pure parts of the pages made for readers: a lesson's one-sentence summary, the whole
@@ -86,5 +88,49 @@ struct CodeLinesTests {
     /// An output keeps a blank last line the program printed.
     @Test func anOutputKeepsItsBlankLines() {
         #expect(LessonBody.outputLines("a\n") == "<span class=\"line\">a\n</span><span class=\"line\"></span>")
+    }
+}
+
+/// Every title and label the tool writes is set as the lessons' prose is: no straight quote
+/// among the built-in words, and course.json's title and description typeset with the lessons.
+struct TypesetWordsTests {
+    /// Every text of a value: its strings, the strings its closures make, and those of the
+    /// values it holds.
+    func texts(of value: Any) -> [String] {
+        Mirror(reflecting: value).children.flatMap { child -> [String] in
+            switch child.value {
+            case let text as String: return [text]
+            case let titles as [CalloutKind: String]: return Array(titles.values)
+            case let words as [String: String]: return Array(words.values)
+            case let diagram as DiagramWords: return texts(of: diagram)
+            case _ where "\(type(of: child.value))".contains("->"):
+                return []  // the closures are read below, by name
+            default:
+                Issue.record("\(child.label ?? "?"): a kind of word this test does not read: \(type(of: child.value))")
+                return []
+            }
+        }
+    }
+
+    @Test(arguments: ["tr", "en"])
+    func theToolsWordsHaveNoStraightQuotes(language: String) throws {
+        let words = try #require(SiteWords.forLanguage(language))
+        let all = texts(of: words) + [words.sectionLink("Özet"), words.verifiedWith("6.3"), words.footer("6.3")]
+            + [1, 2].flatMap { [words.scenarioCount($0), words.noteCount($0)] }
+        #expect(all.count > 60)
+        let straight = all.filter { $0.contains("'") || $0.contains("\"") }
+        #expect(straight == [], "straight quotes in the \(language) words")
+    }
+
+    @Test func theCourseTitleIsTypesetWithTheLessons() {
+        let config = CourseConfig(title: "SwiftUI'de \"Yeniden\" Hesaplama", language: "tr", core: [], description: "Linux'ta `x`... -- ok",
+                                  typography: .smart)
+        let course = Course(folder: "c", folderPath: "/c", config: config, coreFiles: [], lessons: [])
+        let typeset = SitePages.typeset(course)
+        #expect(typeset.config.title == "SwiftUI’de “Yeniden” Hesaplama")
+        #expect(typeset.config.description == "Linux’ta `x`… – ok")
+        var plain = course
+        plain.config.typography = .plain
+        #expect(SitePages.typeset(plain).config.title == "SwiftUI'de \"Yeniden\" Hesaplama")
     }
 }
