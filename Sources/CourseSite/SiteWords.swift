@@ -187,13 +187,15 @@ package struct DiagramWords: Sendable, Equatable {
     package var none: String
     package var tree: String
     package var under: String
+    /// A picture that stands for several identical changes in a row: `{count}` of them.
+    package var times: String
     /// The legend: what each cause means, and what a plain box means.
     package var causes: [String: String]
     package var skippedMeaning: String
 
     /// Everything, in a fixed order: part of a diagram's cache key.
     var canonicalText: String {
-        ([title, changed, stateOf, modelOf, environment, noStorage, recomputed, skipped, none, tree, under, skippedMeaning]
+        ([title, changed, stateOf, modelOf, environment, noStorage, recomputed, skipped, none, tree, under, times, skippedMeaning]
             + causes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }).joined(separator: "\u{0}")
     }
 
@@ -209,6 +211,7 @@ package struct DiagramWords: Sendable, Equatable {
         none: "yok",
         tree: "Ağaç: {parents}.",
         under: "{parent} altında {children}",
+        times: "{count} kez",
         causes: [
             "yerel": "görünümün kendi @State’i",
             "ebeveyn": "bir atasının @State’i",
@@ -231,6 +234,7 @@ package struct DiagramWords: Sendable, Equatable {
         none: "none",
         tree: "Tree: {parents}.",
         under: "under {parent}, {children}",
+        times: "{count} times",
         causes: [
             "yerel": "its own @State",
             "ebeveyn": "an ancestor’s @State",
