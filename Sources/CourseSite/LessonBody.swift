@@ -49,6 +49,10 @@ struct LessonBody {
         var noteHref: (Int) -> String?
         /// Where the site explains what a limitation note is.
         var aboutNotesHref: String
+        /// The course's glossary, nil for none; `isGlossary`: this lesson is it (its
+        /// two-column tables are definition lists), else the lesson links the terms it uses.
+        var glossary: Glossary? = nil
+        var isGlossary = false
     }
 
     init(_ lesson: Lesson, document: LessonDocument, context: Context) {
@@ -57,6 +61,14 @@ struct LessonBody {
         // Headings never take the ids of the notes, their labels, the footnotes or the
         // layout's main element.
         var reserved = Set(lesson.notes.flatMap { ["dr\($0.number)", "dr\($0.number)-label"] } + ["main", "footnotes"])
+        // On the glossary's page the terms have their anchors first.
+        if context.isGlossary, let glossary = context.glossary { reserved.formUnion(glossary.anchors) }
+        let linksTerms = !context.isGlossary && context.glossary != nil
+        var linkedTerms: Set<String> = []
+        func terms(_ html: String) -> String {
+            guard linksTerms, let glossary = context.glossary else { return html }
+            return glossary.linkingTerms(in: html, linked: &linkedTerms)
+        }
         for case let .footnotes(_, labels) in blocks {
             for label in labels {
                 reserved.insert("fn-\(label)")
@@ -115,7 +127,7 @@ struct LessonBody {
                 html += """
                     <aside class="limit" id="dr\(number)" role="note" aria-labelledby="dr\(number)-label">
                     <p class="limit-label" id="dr\(number)-label" data-pagefind-ignore><a href="#dr\(number)">\(label)</a> <a class="limit-kind" href="\(escapeHTML(context.aboutNotesHref))">\(escapeHTML(context.words.limitNote))</a></p>
-                    <p>\(innerHTML)</p>
+                    <p>\(terms(innerHTML))</p>
                     </aside>
 
                     """
@@ -123,7 +135,7 @@ struct LessonBody {
                 // A callout is a note in the flow of the lesson (role="note"), not a landmark,
                 // and looks unlike the limitation notes, which are the tool's own.
                 let title = context.words.calloutTitles[kind] ?? kind.marker
-                html += "<div class=\"callout callout-\(kind.rawValue)\" role=\"note\">\n<p class=\"callout-title\">\(escapeHTML(title))</p>\n\(inner)</div>\n"
+                html += "<div class=\"callout callout-\(kind.rawValue)\" role=\"note\">\n<p class=\"callout-title\">\(escapeHTML(title))</p>\n\(terms(inner))</div>\n"
             case let .footnotes(section, _):
                 html += section.replacingOccurrences(of: "aria-label=\"Back to content\"",
                                                      with: "aria-label=\"\(escapeHTML(context.words.footnoteBack))\"")
@@ -134,13 +146,19 @@ struct LessonBody {
                     if let lead = Self.lead(fragment) {
                         introduction = "<p>\(lead)</p>\n"
                         introductionIsLead = true
-                        html += "<p class=\"lead\">\(lead)</p>\n"
+                        html += "<p class=\"lead\">\(terms(lead))</p>\n"
                         continue
                     }
                     introduction = fragment
                 }
-                // A wide table scrolls sideways: a keyboard can reach it to scroll it.
-                html += fragment.contains("<table>") ? fragment.replacingOccurrences(of: "<table>", with: "<table tabindex=\"0\">") : fragment
+                if context.isGlossary, let list = context.glossary?.definitionList(fragment) {
+                    html += list
+                } else if let table = RenderedTable(html: fragment) {
+                    html += terms(table.html())
+                } else {
+                    // A table inside a list or a quote scrolls sideways: a keyboard can reach it.
+                    html += terms(fragment.contains("<table>") ? fragment.replacingOccurrences(of: "<table>", with: "<table tabindex=\"0\">") : fragment)
+                }
             }
         }
         // Kept until the whole-course page is written, with every other lesson's: without the

@@ -168,10 +168,25 @@ package enum SitePages {
         }
         let noteLesson = notesByLesson
         let coreNames = course.coreFiles.map(\.name)
+        /// The href of note n from lesson `index`'s page, nil when the course has no such note.
+        @Sendable func noteHref(from index: Int) -> @Sendable (Int) -> String? {
+            { number in
+                guard let owner = noteLesson[number] else { return nil }
+                return owner == index ? "#dr\(number)" : "\(pageHref(course.lessons[owner]))#dr\(number)"
+            }
+        }
         let facts = LessonParts(input.facts.takeLessons())
         let diagrams = input.diagrams
             ?? DiagramDrawer(storeFolder: nil, toolVersion: CoursebookVersion.current)
                 .diagrams(of: report, words: words.diagram, lessons: course.lessons.count)
+        // The glossary's terms, read from its page's tables before any lesson links to them
+        // (its document renders the same blocks again later: the first rendering settles them).
+        let glossaryIndex = course.config.glossary.flatMap { name in course.lessons.firstIndex { $0.fileName == name } }
+        let glossary = glossaryIndex.map { index in
+            Glossary(blocks: input.documents[index].renderBlocks(mentionHref: noteHref(from: index)),
+                     page: pageHref(course.lessons[index]), language: course.config.language,
+                     reserved: Set(course.lessons[index].notes.flatMap { ["dr\($0.number)", "dr\($0.number)-label"] } + ["main", "footnotes"]))
+        }
         let documents = LessonParts(input.documents)
         input.diagrams = nil
         input.documents = []
@@ -203,11 +218,8 @@ package enum SitePages {
                 highlighted: { block in lessonFacts[block.id]?.highlighted ?? escapeHTML(block.code) },
                 diagrams: { block in lessonDiagrams[block] ?? "" },
                 coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
-                noteHref: { number in
-                    guard let owner = noteLesson[number] else { return nil }
-                    return owner == index ? "#dr\(number)" : "\(pageHref(course.lessons[owner]))#dr\(number)"
-                },
-                aboutNotesHref: aboutNotesHref)
+                noteHref: noteHref(from: index),
+                aboutNotesHref: aboutNotesHref, glossary: glossary, isGlossary: index == glossaryIndex)
             let body = LessonBody(lesson, document: document, context: context)
             // On the limitations page every note is on the same page; a footnote a note cites
             // stays on its lesson's page.

@@ -108,6 +108,10 @@ package enum CourseLoader {
             throw CourseReadError("a lesson file's name holds a control character (\(escapingControls(strange))); rename it",
                                   file: display)
         }
+        if let glossary = config.glossary, !names.contains(glossary) {
+            throw CourseReadError("'glossary' names '\(glossary)', which is not a lesson file of the course (lessons are named NN-slug.md)",
+                                  file: configDisplay, line: CourseConfigReader.line(of: "glossary", in: configData))
+        }
         let courseReal = Confinement.resolved(absolute) ?? absolute
 
         let lessonFolder = absolute
