@@ -163,10 +163,28 @@ if (page) {
   run();
 }
 
-// The dialog over any other page: opened by the header's button (or "/"), closed by Escape,
-// its close button, a click beside it or a result followed; focus goes back where it was.
-const dialog = document.querySelector('dialog.search-dialog');
-if (dialog) {
+// The dialog over any other page, made the first time the header's button (or "/") asks for
+// it, in the words the header's form carries; closed by Escape, its close button, a click
+// beside it or a result followed; focus goes back where it was.
+const form = document.querySelector('form.site-search');
+if (form && !page) {
+  const words = form.dataset;
+  const dialog = element('dialog', 'search-dialog');
+  dialog.setAttribute('aria-label', words.label);
+  const bar = element('div', 'search-bar');
+  const label = element('label', 'visually-hidden', words.label);
+  label.htmlFor = 'search-dialog-field';
+  const input = element('input');
+  Object.assign(input, { id: 'search-dialog-field', type: 'search', placeholder: words.placeholder, autocomplete: 'off', enterKeyHint: 'search' });
+  const close = element('button', 'search-close', words.close);
+  close.type = 'button';
+  bar.append(label, input, close);
+  const status = element('p', 'search-status');
+  status.setAttribute('role', 'status');
+  status.setAttribute('aria-live', 'polite');
+  dialog.append(bar, status, element('ol', 'search-results'));
+  Object.assign(dialog.dataset, { results: words.results, nothing: words.nothing, needsServer: words.needsServer });
+  document.body.append(dialog);
   const field = dialog.querySelector('input[type="search"]');
   const list = dialog.querySelector('.search-results');
   const run = attach({ field, status: dialog.querySelector('.search-status'), list, labels: dialog.dataset, headingLevel: 'h2' });
@@ -176,6 +194,10 @@ if (dialog) {
     if (event.target === dialog) dialog.close();
     // A result on this same page: the dialog closes so that the reader sees it.
     if (event.target.closest('a')) dialog.close();
+  });
+  // Escape closes at once: in a search field it would first only clear the text.
+  dialog.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') { event.preventDefault(); dialog.close(); }
   });
   dialog.addEventListener('close', () => opener?.focus());
   window.coursebookSearch = {

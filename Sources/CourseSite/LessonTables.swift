@@ -159,7 +159,7 @@ struct Glossary: Sendable {
             guard var found = byTerm[term], !found.isEmpty else { continue }
             let entry = found.removeFirst()
             byTerm[term] = found
-            html += "<div class=\"glossary-entry\"><dt id=\"\(entry.anchor)\">\(row[0].html)</dt><dd>\(row[1].html)</dd></div>\n"
+            html += "<dt id=\"\(entry.anchor)\">\(row[0].html)</dt>\n<dd>\(row[1].html)</dd>\n"
         }
         return html + "</dl>\n</div>\n"
     }
