@@ -348,3 +348,33 @@ import Testing
         }
     }
 }
+
+/// `scripts/screenshots`, which `make test` runs on every page and `make docs-screenshots` keeps
+/// in docs/screenshots: each width light and dark, and the page printed.
+@Suite(.serialized) struct ScreenshotTests {
+    @Test func aPageAtThreeWidthsLightAndDarkAndPrinted() throws {
+        guard findOnPath("chromium") ?? findOnPath("chromium-browser") != nil else {
+            Issue.record("chromium is not installed: 'make' installs it (Debian package chromium)")
+            return
+        }
+        let site = try PublishedSiteTests.built.get()
+        let out = temporaryFolder("screenshots")
+        defer { try? FileManager.default.removeItem(at: out) }
+        var watcher = CollectingWatcher(timeLimit: .seconds(300))
+        let script = packageRoot.appendingPathComponent("scripts/screenshots").path
+        let ended = try ChildProcess(executable: "/bin/bash", arguments: [script, site.path, out.path, "07-ozet-tablosu.html"]).run(watching: &watcher)
+        #expect(ended.isSuccess, "\(String(decoding: watcher.standardError, as: UTF8.self))")
+        for width in [360, 768, 1440] {
+            let light = try Data(contentsOf: out.appendingPathComponent("07-ozet-tablosu-\(width).png"))
+            let dark = try Data(contentsOf: out.appendingPathComponent("07-ozet-tablosu-\(width)-dark.png"))
+            for picture in [light, dark] {
+                // A PNG's width is the big-endian number at bytes 16 to 19 of its header.
+                #expect(picture.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+                #expect(picture.count > 24 && picture[16..<20].reduce(0) { $0 << 8 | Int($1) } == width)
+            }
+            #expect(light != dark, "\(width) px: the dark screenshot is the light one")
+        }
+        let pdf = try Data(contentsOf: out.appendingPathComponent("07-ozet-tablosu-print.pdf"))
+        #expect(pdf.starts(with: Array("%PDF".utf8)))
+    }
+}
