@@ -103,6 +103,11 @@ private func nextWordStart(_ characters: [Character], from index: Int) -> Charac
 func plainText(ofHTML html: String) -> String {
     var text = ""
     var inTag = false
+    // A footnote's number is a link, not part of the sentence.
+    var html = html
+    while let start = html.range(of: "<sup class=\"footnote-ref\">"), let end = html[start.upperBound...].range(of: "</sup>") {
+        html.removeSubrange(start.lowerBound..<end.upperBound)
+    }
     for character in html {
         if character == "<" { inTag = true; continue }
         if character == ">", inTag { inTag = false; continue }

@@ -29,6 +29,14 @@ struct FirstSentenceTests {
     }
 }
 
+/// What a page's meta description says of its lead: the reader's text, on one line.
+struct PlainTextTests {
+    @Test func theTextOfALead() {
+        #expect(plainText(ofHTML: "<p>The <code>x</code> counts &amp; &lt;b&gt;\n“causes”<sup class=\"footnote-ref\"><a href=\"#fn-1\" id=\"fnref-1\" data-footnote-ref>1</a></sup>.</p>\n")
+                == "The x counts & <b> “causes”.")
+    }
+}
+
 struct WholeCourseTests {
     let pages: Set<String> = ["01-a.html", "02-b.html"]
 
