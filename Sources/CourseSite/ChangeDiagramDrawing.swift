@@ -26,7 +26,7 @@ package enum ChangeDiagramDrawing {
         "olcum-disi": ("#e6e6e3", "#55595f"),
     ]
     static let otherColour = (fill: "#eeeeee", strong: "#444444")
-    static let ink = "#1d2126", muted = "#5b6169", rule = "#8d949c"
+    static let ink = "#1d2126", muted = "#5b6169", rule = "#80878f"
 
     // Sizes, in CSS pixels of the picture at its natural size.
     static let nameSize = 12.5, causeSize = 12.0
