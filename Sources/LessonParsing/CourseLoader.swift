@@ -127,6 +127,10 @@ package enum CourseLoader {
                 "two lesson files have names that are equal under Unicode normalization, \(first) (\(spelledOut(first))) and \(second) (\(spelledOut(second))); Swift and most tools take them for one file: rename one",
                 file: display)
         }
+        if let glossary = config.glossary, !names.contains(glossary) {
+            throw CourseReadError("'glossary' names '\(glossary)', which is not a lesson file of the course (lessons are named NN-slug.md)",
+                                  file: configDisplay, line: CourseConfigReader.line(of: "glossary", in: Data(configData)))
+        }
         let courseReal = Confinement.resolved(absolute) ?? absolute
 
         let lessonFolder = absolute

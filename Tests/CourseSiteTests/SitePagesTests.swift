@@ -58,7 +58,7 @@ import Testing
         #expect(page.contains("<h2 id=\"sinirlayici-olcum-2\">Sınırlayıcı Ölçüm"))
         // A scenario and its verified output as one figure, with the Swift version.
         #expect(page.contains("<figcaption><span class=\"kind\" data-pagefind-ignore>Scenario</span> <code>main.swift</code> — a badge reads the theme</figcaption>"))
-        #expect(page.contains("<span class=\"badge\">✓ verified</span> Output · <span class=\"provenance\">Swift "))
+        #expect(page.contains("<p class=\"output-label\"><span class=\"kind\">Output</span> <span class=\"badge\"><span aria-hidden=\"true\">✓</span> verified with Swift "))
         #expect(page.contains("&lt;tema&gt;: theme degisti | yeniden Badge ortam | atlanan Root"))
         #expect(page.contains("5 &gt; 3 &amp;&amp; &quot;quoted&quot;"))
         // Notes set apart, mentions linked within and across lessons.
@@ -70,7 +70,7 @@ import Testing
         #expect(page.contains("<aside class=\"limit\" id=\"dr1\" role=\"note\" aria-labelledby=\"dr1-label\">"))
         #expect(page.contains("<a class=\"limit-kind\" href=\"limitations.html#about-notes\">Limitation</a>"))
         // A heading's link stands beside it, named for it.
-        #expect(page.contains("<div class=\"heading\"><h2 id=\"sinirlayici-olcum\">Sınırlayıcı Ölçüm</h2><a class=\"anchor\" href=\"#sinirlayici-olcum\" aria-label=\"Link to this section: Sınırlayıcı Ölçüm\">#</a></div>"))
+        #expect(page.contains("<div class=\"heading\"><h2 id=\"sinirlayici-olcum\">Sınırlayıcı Ölçüm</h2><a class=\"anchor\" href=\"#sinirlayici-olcum\" aria-label=\"Link to this section: Sınırlayıcı Ölçüm\" data-pagefind-ignore>#</a></div>"))
         // Raw HTML shown as text, never passed.
         let lessonPart = String(page[page.range(of: "<main")!.lowerBound..<page.range(of: "</main>")!.upperBound])
         #expect(!lessonPart.contains("<script"))
@@ -103,8 +103,8 @@ import Testing
         #expect(limitations.contains("href=\"02-second.html#dr3\""))
         // What a note is, an index by lesson, and each note's section linked.
         #expect(limitations.contains("<section class=\"about-notes\" id=\"about-notes\""))
-        #expect(limitations.contains("<li><a href=\"#lesson-1\"><span class=\"number\">1</span><span class=\"title\">First Lesson: Şartlı Ölçüm</span></a> <span class=\"range\">DR1–DR2</span></li>"))
-        #expect(limitations.contains("<li><a href=\"#lesson-2\"><span class=\"number\">2</span><span class=\"title\">Second Lesson</span></a> <span class=\"range\">DR3</span></li>"))
+        #expect(limitations.contains("<li><a href=\"#lesson-1\"><span class=\"number\">1.</span> <span class=\"title\">First Lesson: Şartlı Ölçüm</span></a> <span class=\"range\">DR1–DR2</span></li>"))
+        #expect(limitations.contains("<li><a href=\"#lesson-2\"><span class=\"number\">2.</span> <span class=\"title\">Second Lesson</span></a> <span class=\"range\">DR3</span></li>"))
         #expect(limitations.contains("<span class=\"limit-section\">Section: <a href=\"02-second.html#not-run\">Not Run</a></span>"))
     }
 
@@ -385,8 +385,8 @@ struct PageWithoutScenariosTests {
         options.shared.course = course.path
         options.shared.cache = .none
         let files = try Pipeline().siteFiles(options).files
-        #expect(files.text("02-glossary.html").contains("<p class=\"eyebrow\">Lesson 2</p>"))
-        #expect(files.text("01-counter.html").contains("<p class=\"eyebrow\">Lesson 1 · 2 scenarios verified</p>"))
+        #expect(files.text("02-glossary.html").contains("<p class=\"eyebrow\" data-pagefind-ignore>Lesson 2</p>"))
+        #expect(files.text("01-counter.html").contains("<p class=\"eyebrow\" data-pagefind-ignore>Lesson 1 · 2 scenarios verified</p>"))
         let index = files.text("index.html")
         // The hero's totals and the first lesson's counts; nothing under the glossary.
         #expect(index.components(separatedBy: "<p class=\"meta\">2 scenarios verified · 2 limitations</p>").count == 3)
