@@ -45,11 +45,14 @@ package struct CourseConfig: Sendable, Equatable {
     /// The language mode scenarios are compiled in (`-swift-version N`); nil for the
     /// compiler's default. A block may give its own (`language-mode=N`).
     package var languageMode: LanguageMode?
+    /// The lesson file that is the course's glossary (`08-glossary.md`), nil for none: its
+    /// two-column tables are shown as definition lists, and the lessons link its terms.
+    package var glossary: String?
 
     package init(title: String, language: String, core: [String], description: String? = nil,
                  templates: String? = nil, typography: Typography = .plain,
                  limitNotes: LimitNotePolicy = .required, diagrams: DiagramPolicy = .on,
-                 languageMode: LanguageMode? = nil) {
+                 languageMode: LanguageMode? = nil, glossary: String? = nil) {
         self.languageMode = languageMode
         self.title = title
         self.language = language
@@ -59,6 +62,7 @@ package struct CourseConfig: Sendable, Equatable {
         self.typography = typography
         self.limitNotes = limitNotes
         self.diagrams = diagrams
+        self.glossary = glossary
     }
 }
 

@@ -118,6 +118,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case coreListingAmbiguous = "core-listing-ambiguous"
     case coreListingUnknown = "core-listing-unknown"
     case illustrationSyntax = "illustration-syntax"
+    case swiftUnread = "swift-unread"
     // Change diagrams.
     case diagramTreeUnwritten = "diagram-tree-unwritten"
     case diagramTreeDisagrees = "diagram-tree-disagrees"

@@ -70,6 +70,8 @@ package struct ChildProcess: Sendable {
     /// (`personality(ADDR_NO_RANDOMIZE)`, as `setarch -R`, which bubblewrap passes on), so that
     /// an address it prints is the same on every run.
     package var randomizesAddresses = true
+    /// A file the child reads as its standard input; nil for /dev/null.
+    package var standardInput: String?
     /// Files the child gets open for reading, from descriptor 4 up in this order (bubblewrap
     /// copies a program into the sandbox from one): opened by this process, so that the child
     /// needs no right to their folders.
@@ -146,7 +148,7 @@ package struct ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
         if reportsEnding { posix_spawn_file_actions_adddup2(&actions, endingPipe[1], Self.endingDescriptor) }

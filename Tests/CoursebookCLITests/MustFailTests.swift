@@ -173,9 +173,9 @@ import Testing
         let build = try coursebook(["build", "must-fail", "--out", site.path, "--no-search"], in: root)
         #expect(build.status == 0, "\(build)")
         let page = try String(contentsOf: site.appendingPathComponent("04-concurrency.html"), encoding: .utf8)
-        #expect(page.contains("<span class=\"badge\">✓ compiler refused</span> · <span class=\"provenance\">Swift "))
+        #expect(page.contains("<span class=\"badge\"><span aria-hidden=\"true\">✓</span> compiler refused · Swift "))
         #expect(page.contains(" · language mode 6</span>"))
-        #expect(page.contains("<span class=\"provenance\">Swift \(try swiftVersion()) · language mode 5</span>"))
+        #expect(page.contains("verified with Swift \(try swiftVersion()) · language mode 5</span>"))
     }
 
     /// A program whose link fails shows the linker's own words, not only the driver's "link
