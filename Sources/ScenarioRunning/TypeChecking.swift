@@ -55,7 +55,9 @@ extension SwiftCompiler {
         }
         let key = (["typecheck", executable, stamp] + template).joined(separator: "\u{0}")
         let job: [String]
-        if let known = plans.typeCheckJob(key) {
+        // A command kept with its output map (by a coursebook before this rule) names a folder
+        // that is gone: learned again.
+        if let known = plans.typeCheckJob(key), !known.contains("-supplementary-output-file-map") {
             job = known
         } else {
             guard let listing = run([executable] + arguments + ["-enable-batch-mode", "-j1", "-###"],
@@ -66,8 +68,9 @@ extension SwiftCompiler {
             guard lines.count == 1, let words = ShellWords.split(lines[0]), words.count > 2,
                   (words[0] as NSString).lastPathComponent == "swift-frontend",
                   words[1] == "-frontend", words[2] == "-typecheck",
-                  sources.allSatisfy({ words.contains($0) }) else { return nil }
-            job = words.map { word in sources.firstIndex(of: word).map { mark($0, word) } ?? word }
+                  sources.allSatisfy({ words.contains($0) }),
+                  let kept = withoutEmptyOutputMap(words) else { return nil }
+            job = kept.map { word in sources.firstIndex(of: word).map { mark($0, word) } ?? word }
             plans.keep(typeCheck: job, as: key)
         }
         var command: [String] = []
@@ -84,6 +87,22 @@ extension SwiftCompiler {
         }
         return command
     }
+}
+
+/// The frontend's command without its `-supplementary-output-file-map`: with several primary
+/// files the driver writes that map into a temporary folder of its own, which is gone by the
+/// time a kept command runs again. A type-check's map names no output for any file, so the
+/// command means the same without it; a map that names one (or cannot be read) keeps the
+/// command from being kept at all, and the driver answers every time.
+func withoutEmptyOutputMap(_ words: [String]) -> [String]? {
+    guard let flag = words.firstIndex(of: "-supplementary-output-file-map") else { return words }
+    guard flag + 1 < words.count,
+          let data = FileManager.default.contents(atPath: words[flag + 1]),
+          let map = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+          map.values.allSatisfy({ ($0 as? [String: Any])?.isEmpty == true }) else { return nil }
+    var kept = words
+    kept.removeSubrange(flag...flag + 1)
+    return withoutEmptyOutputMap(kept)
 }
 
 /// What a type-check said, sorted for an `errors` scenario: the errors in its own file (the

@@ -53,6 +53,23 @@ struct TypeCheckAndTrapTests {
         })
     }
 
+    /// The driver lists an output map for a job of three primary files, in a temporary folder
+    /// gone by the next run (`coursebook check` twice failed on a course with two core files):
+    /// the kept command leaves an empty map out, and a map that names outputs is never kept.
+    @Test func anEmptyOutputMapIsLeftOut() throws {
+        let folder = temporaryFolder("output-map")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let empty = folder.appendingPathComponent("empty.json").path
+        let named = folder.appendingPathComponent("named.json").path
+        try Data(#"{ "a.swift" : { }, "b.swift" : { } }"#.utf8).write(to: URL(fileURLWithPath: empty))
+        try Data(#"{ "a.swift" : { "dependencies" : "a.d" } }"#.utf8).write(to: URL(fileURLWithPath: named))
+        #expect(withoutEmptyOutputMap(["f", "-typecheck", "-supplementary-output-file-map", empty, "-target", "x"])
+                == ["f", "-typecheck", "-target", "x"])
+        #expect(withoutEmptyOutputMap(["f", "-supplementary-output-file-map", named]) == nil)
+        #expect(withoutEmptyOutputMap(["f", "-supplementary-output-file-map", folder.path + "/gone.json"]) == nil)
+        #expect(withoutEmptyOutputMap(["f", "-typecheck"]) == ["f", "-typecheck"])
+    }
+
     /// The language mode is the compiler's `-swift-version`: the same code is refused in mode 6
     /// and compiles in mode 5; a type-check and a run of it are kept apart in the cache.
     @Test func theLanguageModeReachesTheCompiler() throws {
