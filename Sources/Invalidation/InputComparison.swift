@@ -20,6 +20,8 @@ extension ModelView {
 @resultBuilder
 enum ChildViews {
     static func buildExpression(_ view: any ModelView) -> any ModelView { view }
+    /// `print(...)` gibi bir ifade: görünüm değildir, body çalıştığı anda çalışır.
+    static func buildExpression(_ nothing: Void) -> any ModelView { ViewList(parts: []) }
     static func buildBlock(_ parts: any ModelView...) -> any ModelView { ViewList(parts: parts) }
     static func buildEither(first: any ModelView) -> any ModelView { Branch(name: "if", content: first) }
     static func buildEither(second: any ModelView) -> any ModelView { Branch(name: "else", content: second) }
