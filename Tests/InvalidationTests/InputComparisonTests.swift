@@ -170,6 +170,13 @@ private struct Watcher: ModelView {
     func body(_ graph: ViewGraph) -> any ModelView { if watch { let _ = cart.total } }
 }
 
+private struct Talker: ModelView {
+    func body(_ graph: ViewGraph) -> any ModelView {
+        let n = graph.read(graph.state("n", initial: 0))
+        print("  Talker: \(n)")
+    }
+}
+
 @Observable private final class Session { var name = "Deniz" }
 private struct SessionRoot: ModelView {
     func body(_ graph: ViewGraph) -> any ModelView {
@@ -463,6 +470,14 @@ extension InvalidationTests {
                 dinle: playing degisti | yeniden Host yerel, Episode ortam | atlanan yok
 
                 """)
+        }
+
+        @Test func aBodyMayPrintWhatItShowsWhenItRuns() {
+            let tree = ViewTree(nodes: [ViewNode("Talker", parent: nil, reads: ["n"])], storage: ["n": .state(owner: "Talker")])
+            let printed = capturingStandardOutput {
+                _ = ViewGraph(Talker(), trees: [tree]).set("bir", "n", to: 1)
+            }
+            #expect(printed == "  Talker: 0\n  Talker: 1\nbir: n degisti | yeniden Talker yerel | atlanan yok\n")
         }
 
         @Test func countBodiesCountsEveryCauseInOneLine() {
