@@ -1,8 +1,8 @@
 // InputComparison.swift — SwiftUI'nin girdi karşılaştırmasının küçük bir modeli.
 // Sınıflandırıcı (Invalidation.swift) bir görünümün neyi okuduğunu elle yazılmış bir ağaçtan
-// alır. Bu dosya görünümlerin body'lerini gerçekten çalıştırır: bir body yeniden çalışınca
+// alır. Bu dosya görünümlerin body'lerini gerçekten çalıştırır: bir body yeniden hesaplanınca
 // kurduğu her çocuğun girdilerini öncekilerle karşılaştırır ve yalnız girdisi değişen çocuğun
-// body'sini çalıştırır. Her değişiklik için sınıflandırıcınınkiyle aynı biçimde bir satır yazar.
+// body'sini hesaplar. Her değişiklik için sınıflandırıcınınkiyle aynı biçimde bir satır yazar.
 import Observation
 
 /// Modelde bir görünüm. Saklı özellikleri girdileridir; `body` çocuklarını kurar ve okuduğu
@@ -20,7 +20,7 @@ extension ModelView {
 @resultBuilder
 enum ChildViews {
     static func buildExpression(_ view: any ModelView) -> any ModelView { view }
-    /// `print(...)` gibi bir ifade: görünüm değildir, body çalıştığı anda çalışır.
+    /// `print(...)` gibi bir ifade: görünüm değildir, body hesaplandığı anda çalışır.
     static func buildExpression(_ nothing: Void) -> any ModelView { ViewList(parts: []) }
     static func buildBlock(_ parts: any ModelView...) -> any ModelView { ViewList(parts: parts) }
     static func buildEither(first: any ModelView) -> any ModelView { Branch(name: "if", content: first) }
@@ -155,7 +155,7 @@ final class MountedView {
     var reads: [String: String] = [:]          // anahtar → tetik
     var seenEnvironment: [String: Any?] = [:]  // okunan ortam değerleri (nil: varsayılan)
     var ownedKeys: [String] = []
-    var generation = 0                         // son body çalışmasının sırası
+    var generation = 0                         // son body hesaplamasının sırası
 
     init(_ part: Part, identity: String, name: String) {
         self.identity = identity
@@ -166,7 +166,7 @@ final class MountedView {
     }
 }
 
-/// Body'leri çalıştıran model: durumları tutar, değişiklikleri yayar ve satırları yazar.
+/// Body'leri hesaplayan model: durumları tutar, değişiklikleri yayar ve satırları yazar.
 final class ViewGraph {
     private let trees: [ViewTree]
     private var root: MountedView!
@@ -177,7 +177,7 @@ final class ViewGraph {
     private var currentEnvironment: [String: Any] = [:]
     private var recomputed: [String: String] = [:]   // bu değişiklikte: kimlik → tetik
     private var removed: [String] = []
-    private var renders = 0                          // bütün body çalışmaları, sırayla
+    private var renders = 0                          // bütün body hesaplamaları, sırayla
 
     /// Kökü kurar ve bütün ağacı bir kez çizer (satır yazmaz). `trees`, senaryonun ağacı düz
     /// yazdığı hâlleridir: body'lerin kurduğu ağaç her seferinde onlardan biri olmalı.
@@ -279,7 +279,7 @@ final class ViewGraph {
     // MARK: Yayılma
 
     /// Değişikliğin bu görünüme ulaşıp ulaşmadığına bakar: kendi bağımlılığı değiştiyse ya
-    /// da okuduğu ortam değeri değiştiyse body'si çalışır, yoksa çocuklarına geçilir.
+    /// da okuduğu ortam değeri değiştiyse body'si hesaplanır, yoksa çocuklarına geçilir.
     private func visit(_ view: MountedView, environment: [String: Any]) {
         let environment = environment.merging(view.environment) { $1 }
         if let cause = dirty[view.identity] { return render(view, environment: environment, cause: cause) }
@@ -407,7 +407,7 @@ final class ViewGraph {
 private protocol Keyed { var key: String { get } }
 extension StateBinding: Keyed {}
 
-/// Body'si çalışan görünümleri tetiğe göre sayar ve tek satır yazar.
+/// Body'si hesaplanan görünümleri tetiğe göre sayar ve tek satır yazar.
 func countBodies(_ recomputes: [Recompute]) {
     let causes = ["yerel", "baglama", "ebeveyn", "gozlem", "ortam", "ilk"]
     let counted = (causes + Set(recomputes.map(\.cause)).subtracting(causes).sorted()).compactMap { cause in
