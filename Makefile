@@ -10,10 +10,11 @@ DEBUG := .build/debug/coursebook
 # (the scenarios' sandbox), libmicrohttpd (the preview server of 'coursebook serve'), libssl-dev
 # (OpenSSL's libcrypto: the cache's SHA-256 and HMAC), tidy and
 # chromium (the site's tests), xmllint and python3-jsonschema (the tests that hold the JUnit and
-# JSON reports to their schemas). The bench also needs hugo, the peer it is measured against,
+# JSON reports to their schemas), neovim (a real editor as the client of 'coursebook lsp' in the
+# tests). The bench also needs hugo, the peer it is measured against,
 # and cmark-gfm's command, the floor for deeply nested lessons.
 DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libmicrohttpd-dev libssl-dev tidy chromium bubblewrap \
-	libxml2-utils python3-jsonschema
+	libxml2-utils python3-jsonschema neovim
 BENCH_PACKAGES := hugo cmark-gfm
 # Pagefind, the site's search index, comes from PyPI (the pagefind-bin wheel ships its binary).
 PAGEFIND_PACKAGE := pagefind-bin

@@ -49,7 +49,8 @@ let layers: [(name: String, mayImport: [String])] = [
     ("PreviewServer", ["CourseModel", "CourseFiles", "CMicroHTTPD"]),
     ("CoursePipeline", ["CourseModel", "CourseFiles", "LessonParsing", "SwiftReading",
                         "ScenarioRunning", "CourseChecking", "CourseSite", "CourseReports", "PreviewServer"]),
-    ("CoursebookCLI", ["CourseModel", "CourseReports", "CoursePipeline"]),
+    ("AuthorLoop", ["CourseModel", "CourseFiles", "CourseChecking", "CoursePipeline"]),
+    ("CoursebookCLI", ["CourseModel", "CourseReports", "CoursePipeline", "AuthorLoop"]),
 ]
 
 /// Reaches the architecture forbids, checked when this manifest is read: a layer listed on
@@ -169,6 +170,9 @@ let package = Package(
         // check and build as one pipeline of named steps.
         .target(name: "CoursePipeline", dependencies: dependencies(of: "CoursePipeline"), plugins: layerRules),
 
+        // The author's loop beside the pipeline: `coursebook lsp`, the editor's language server.
+        .target(name: "AuthorLoop", dependencies: dependencies(of: "AuthorLoop"), plugins: layerRules),
+
         // Argument parsing, printing, exit statuses.
         .target(name: "CoursebookCLI", dependencies: dependencies(of: "CoursebookCLI"), plugins: layerRules),
 
@@ -216,6 +220,9 @@ let package = Package(
         .testTarget(name: "CoursePipelineTests",
                     dependencies: ["CoursePipeline", "CourseModel", "CourseSite", "CourseChecking", "LessonParsing",
                                    "ScenarioRunning", "SwiftReading", "TestSupport"]),
+        .testTarget(name: "AuthorLoopTests",
+                    dependencies: ["AuthorLoop", "CoursePipeline", "CourseChecking", "CourseModel", "LessonParsing",
+                                   "TestSupport"]),
         .testTarget(name: "CoursebookCLITests",
                     dependencies: ["CoursebookCLI", "CoursePipeline", "CourseModel", "CourseReports", "LessonParsing",
                                    "ScenarioRunning", "TestSupport"]),

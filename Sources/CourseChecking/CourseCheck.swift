@@ -220,13 +220,11 @@ package enum CourseCheck {
                 "scenario printed \(byte.name) on line \(byte.line) of its output, which an 'output' block cannot hold (\(byte.why)); print it some other way, such as escaped",
                 at: lesson.location(line: scenario.line))], nil)
         }
-        // A lesson reads CRLF as a line end, as LF: so does the check, and so `--update` writes it.
-        let output = printed.containsBytes("\r") ? printed.replacingOccurrences(of: "\r\n", with: "\n") : printed
+        let output = lessonOutput(printed)
         guard let expected = scenario.expected else {
             // The missing block is already an error of the lesson's structure.
             guard update else { return (.failed, [], nil) }
-            return (.passed, [], .init(.insertOutput(after: scenario.block), code: output,
-                                       summary: "inserted an output block for the scenario at line \(scenario.line)"))
+            return (.passed, [], outputEdit(for: scenario, printed: printed))
         }
         if sameIgnoringFinalNewline(expected.code, output) {
             return (.passed, [], nil)
@@ -234,8 +232,28 @@ package enum CourseCheck {
         guard update else {
             return (.failed, [mismatch(scenario, expected: expected, actual: output, in: lesson)], nil)
         }
-        return (.passed, [], .init(.replaceCode(expected), code: output,
-                                   summary: "updated the output block of the scenario at line \(scenario.line)"))
+        return (.passed, [], outputEdit(for: scenario, printed: printed))
+    }
+
+    /// A scenario's output as an `output` block holds it: a lesson reads CRLF as a line end,
+    /// as LF, so the check compares it so and `--update` writes it so.
+    static func lessonOutput(_ printed: String) -> String {
+        printed.containsBytes("\r") ? printed.replacingOccurrences(of: "\r\n", with: "\n") : printed
+    }
+
+    /// The edit `--update` plans for one scenario that printed `printed`: its `output` block
+    /// rewritten, or one inserted after it; nil when the block already says it, or when no
+    /// block could hold the output. The editor's quick fix is this same edit.
+    package static func outputEdit(for scenario: Scenario, printed: String) -> BlockRewrite.Edit? {
+        guard unholdableByte(in: printed) == nil else { return nil }
+        let output = lessonOutput(printed)
+        guard let expected = scenario.expected else {
+            return .init(.insertOutput(after: scenario.block), code: output,
+                         summary: "inserted an output block for the scenario at line \(scenario.line)")
+        }
+        if sameIgnoringFinalNewline(expected.code, output) { return nil }
+        return .init(.replaceCode(expected), code: output,
+                     summary: "updated the output block of the scenario at line \(scenario.line)")
     }
 
     /// The first byte of a scenario's output that no Markdown code block holds as it is: NUL

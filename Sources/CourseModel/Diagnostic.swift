@@ -82,6 +82,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case linkSchemeUnknown = "link-scheme-unknown"
     case linkRootPath = "link-root-path"
     case linkTargetReserved = "link-target-reserved"
+    case bidiControl = "bidi-control"
     // Scenarios and their outputs.
     case scenarioWithoutOutput = "scenario-without-output"
     case outputWithoutScenario = "output-without-scenario"
@@ -127,4 +128,6 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case lessonNotCreated = "lesson-not-created"
     case previewUnavailable = "preview-unavailable"
     case watchUnavailable = "watch-unavailable"
+    // The editor (`coursebook lsp`).
+    case checkCancelled = "check-cancelled"
 }

@@ -92,18 +92,44 @@ package func seconds(_ duration: Duration) -> String {
     return text == "0" ? "less than 0.001 s" : text + " s"
 }
 
-/// `text` with every control character but the line end and the tab shown as `<U+001B>`, so
-/// that what a scenario printed, or a file's name, cannot drive the terminal or a CI log.
-package func escapingControls(_ text: String, keepingLines: Bool = false) -> String {
-    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control
-        && !(keepingLines && ($0 == "\n" || $0 == "\t")) }) else { return text }
+/// Whether a character must never reach a terminal or a CI log as it is: a control character
+/// (C0, DEL, C1: it can move the cursor, retitle a window, end a line or hide one), a line or
+/// paragraph separator (U+2028, U+2029: a log viewer may start a line there), or a
+/// bidirectional control (`BidiControl`: it reorders the text around it, so that a line would
+/// read otherwise than it is).
+package func isShownAsCodePoint(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
+    default: return BidiControl.isControl(scalar)
+    }
+}
+
+/// A character as the tool shows one it will not print as it is: `<U+001B>`, `<U+202E>`.
+package func codePointToken(_ scalar: Unicode.Scalar) -> String {
+    "<\(codePointName(scalar))>"
+}
+
+/// `U+001B`, `U+202E`, `U+1F600`: at least four hexadecimal digits.
+package func codePointName(_ scalar: Unicode.Scalar) -> String {
+    let hex = String(scalar.value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+}
+
+/// `text` with every character that `isShownAsCodePoint` names (but the line end and the tab
+/// when `keepingLines`, the tab alone when `keepingTabs`) shown as `<U+001B>`, so that what a
+/// scenario printed, a lesson's text or a file's name cannot drive the terminal, forge a line of
+/// a CI log or reorder one.
+package func escapingControls(_ text: String, keepingLines: Bool = false, keepingTabs: Bool = false) -> String {
+    func kept(_ scalar: Unicode.Scalar) -> Bool {
+        !isShownAsCodePoint(scalar) || ((keepingLines || keepingTabs) && scalar == "\t") || (keepingLines && scalar == "\n")
+    }
+    guard !text.unicodeScalars.allSatisfy(kept) else { return text }
     var shown = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
-        if scalar.properties.generalCategory == .control, !(keepingLines && (scalar == "\n" || scalar == "\t")) {
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            shown.append(contentsOf: "<U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)>".unicodeScalars)
-        } else {
+        if kept(scalar) {
             shown.append(scalar)
+        } else {
+            shown.append(contentsOf: codePointToken(scalar).unicodeScalars)
         }
     }
     return String(shown)

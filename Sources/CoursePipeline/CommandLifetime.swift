@@ -43,6 +43,12 @@ package enum CommandLifetime {
         }
     }
 
+    /// Ends every compiler and scenario this process started and has not waited for: for a
+    /// command that ends without a signal while work may still run (`lsp` at `exit`).
+    package static func endStartedProcesses() {
+        ProcessControl.endAll()
+    }
+
     /// Scratch folders go first, while the run's processes still work (they fail, nothing
     /// waits for them); then the processes, and the exit at once, before the command's own
     /// threads can take a killed scenario for a result and report it.

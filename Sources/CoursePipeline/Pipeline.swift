@@ -185,9 +185,9 @@ package struct Pipeline: Sendable {
     // MARK: load
 
     /// Reads `course.json`, the core files and every lesson, each parsed once.
-    func load(_ folder: String, forPages: Bool) throws(PipelineError) -> LoadedCourse {
+    func load(_ folder: String, forPages: Bool, unsaved: [String: [UInt8]] = [:]) throws(PipelineError) -> LoadedCourse {
         do {
-            return try CourseLoader.load(folder: folder, counts: counts, forPages: forPages)
+            return try CourseLoader.load(folder: folder, counts: counts, forPages: forPages, unsaved: unsaved)
         } catch {
             throw PipelineError(.load, path: error.diagnostic.location?.file, status: .courseUnreadable,
                                 diagnostic: error.diagnostic)
@@ -271,9 +271,12 @@ package struct Pipeline: Sendable {
 
     /// Reads the Swift blocks, runs the scenarios, judges everything: one report. The batch
     /// compiles while the scenarios are read (on a guess of their shapes that the reading then
-    /// confirms or drops); the other blocks are read while it runs.
+    /// confirms or drops); the other blocks are read while it runs. `isCancelled` is asked
+    /// before the scenarios start and after they end: a check nobody waits for any more (an
+    /// editor's, after a newer edit) stops there with `.interrupted`.
     func check(_ loaded: LoadedCourse, findings: [Diagnostic], options: SharedOptions, update: Bool,
-               forSite: Bool, scope: CheckScope = .wholeCourse) throws(PipelineError) -> (checked: Checked, facts: CourseFacts) {
+               forSite: Bool, scope: CheckScope = .wholeCourse,
+               isCancelled: @Sendable () -> Bool = { false }) throws(PipelineError) -> (checked: Checked, facts: CourseFacts) {
         let course = loaded.course
         let cacheFolder = Self.cacheFolder(options, course: course)
         let compiler: SwiftCompiler
@@ -312,6 +315,7 @@ package struct Pipeline: Sendable {
         // starts compiling at once, with the scenarios that a look at their words says it will
         // hold, and serves only if the shapes agree (a shard's share depends on the shapes, so
         // a shard waits).
+        if isCancelled() { throw Self.cancelled }
         let sources = toRun.map(\.source)
         let guess: (@Sendable (ScenarioSource) -> Bool)?
         if corePlaces {
@@ -351,7 +355,8 @@ package struct Pipeline: Sendable {
         // scenarios that ran were read above).
         var requests: [(code: String, need: SwiftBlockReader.Need)] = []
         var places: [(lesson: Int, block: Int)] = []
-        for (lessonIndex, lesson) in course.lessons.enumerated() {
+        // A check of some lessons keeps only their findings: the others' blocks are not read.
+        for (lessonIndex, lesson) in course.lessons.enumerated() where scope.includes(lesson: lessonIndex) {
             for block in lesson.codeBlocks where block.language == "swift" {
                 let need: SwiftBlockReader.Need
                 if case .illustration = block.role {
@@ -370,6 +375,7 @@ package struct Pipeline: Sendable {
         }
 
         let run = running.wait()
+        if isCancelled() { throw Self.cancelled }
         switch run.batchAhead {
         case .used: counts.batchesAheadUsed.add(1, ordering: .relaxed)
         case .dropped: counts.batchesAheadDropped.add(1, ordering: .relaxed)
@@ -395,6 +401,10 @@ package struct Pipeline: Sendable {
         report.cacheProblem = cacheFolder == nil ? nil : ContentStore(folder: cacheFolder!).problem
         return (Checked(report: report, cacheUsed: cacheFolder != nil), facts)
     }
+
+    /// A check stopped by its `isCancelled`: what it ran is cached, what it found is dropped.
+    static let cancelled = PipelineError(.check, path: nil, status: .interrupted, diagnostic: .note(
+        .checkCancelled, "the check was cancelled: a newer edit is checked instead", at: nil))
 
     /// `--cache-dir DIR` must be a folder the cache can live in: made now when missing, and an
     /// error (a wrong command line) when a file is in the way or it cannot be made. Results

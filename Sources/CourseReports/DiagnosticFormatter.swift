@@ -13,15 +13,22 @@ package struct DiagnosticFormatter: Sendable {
     }
 
     package func format(_ diagnostic: Diagnostic) -> String {
+        lines(diagnostic).joined(separator: "\n")
+    }
+
+    /// The finding's lines: its own, its notes', and each line of its attachment, the
+    /// attachment's line ends being the only ones that divide it (for a console, which prints
+    /// each line as one).
+    package func lines(_ diagnostic: Diagnostic) -> [String] {
         var lines = [line(diagnostic.location, severity: diagnostic.severity.rawValue, diagnostic.summary)]
         for note in diagnostic.notes {
             lines.append(line(note.location, severity: "note", note.message))
         }
         if let attachment = diagnostic.attachment, !attachment.isEmpty {
             let shown = escapingControls(attachment, keepingLines: true)
-            lines.append(shown.hasSuffix("\n") ? String(shown.dropLast()) : shown)
+            lines += (shown.hasSuffix("\n") ? String(shown.dropLast()) : shown).components(separatedBy: "\n")
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     private func line(_ location: SourceLocation?, severity: String, _ message: String) -> String {

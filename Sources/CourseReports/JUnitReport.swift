@@ -100,8 +100,13 @@ package enum JUnitReport {
         return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 
-    /// Text inside an element: `&`, `<`, `>` as entities, and characters XML 1.0 cannot hold
-    /// (most control characters) as `<U+001B>`, as everywhere else a lesson's text is shown.
+    /// Text inside an element: `&`, `<`, `>` as entities, and every character that XML 1.0
+    /// cannot hold (its `Char` production leaves out the C0 controls but tab, line feed and
+    /// carriage return, and U+FFFE and U+FFFF) shown as `<U+FFFE>`, written `&lt;U+FFFE&gt;`,
+    /// as everywhere else a lesson's text is shown; the rest of what `escapingControls` shows
+    /// so (a carriage return, C1 controls, bidirectional controls) likewise, so that a CI page
+    /// that shows the text cannot be driven by it. The token is text, never markup: the
+    /// document stays well-formed whatever a scenario printed.
     static func text(_ value: String) -> String {
         var shown = ""
         for scalar in escapingControls(value, keepingLines: true).unicodeScalars {
@@ -109,11 +114,24 @@ package enum JUnitReport {
             case "&": shown += "&amp;"
             case "<": shown += "&lt;"
             case ">": shown += "&gt;"
-            case "\u{FFFE}", "\u{FFFF}": shown += "<U+\(String(scalar.value, radix: 16, uppercase: true))>"
-            default: shown.unicodeScalars.append(scalar)
+            default:
+                if isXMLCharacter(scalar) {
+                    shown.unicodeScalars.append(scalar)
+                } else {
+                    shown += "&lt;" + codePointName(scalar) + "&gt;"
+                }
             }
         }
         return shown
+    }
+
+    /// XML 1.0's `Char`: tab, line feed, carriage return, U+0020–U+D7FF, U+E000–U+FFFD and
+    /// U+10000 on (a Swift string holds no surrogate).
+    static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
+        }
     }
 
     /// Text inside an attribute: as `text`, with quotes, and line ends and tabs as character

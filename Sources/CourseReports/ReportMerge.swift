@@ -41,6 +41,8 @@ package enum ReportMerge {
             throw Failure(file: nil, reason: "the shards do not make the whole course: missing \(missing.map { "\($0)/\(count)" }.joined(separator: ", "))")
         }
 
+        try checkScenarios(reports, count: count)
+
         let ordered = reports.sorted { $0.document.scope.shard!.index < $1.document.scope.shard!.index }.map(\.document)
         var rank: [String: Int] = [:]
         for (index, file) in first.files.enumerated() { rank[file] = index }
@@ -77,5 +79,80 @@ package enum ReportMerge {
             compilerRuns: ordered.reduce(0) { $0 + $1.summary.compilerRuns })
         merged.succeeded = merged.summary.failed == 0 && merged.summary.errors == 0
         return merged
+    }
+
+    /// What each shard claims, against what a real shard holds (`ShardPlan`: every scenario
+    /// that runs goes to exactly one shard, the costliest first, each to the shard with the
+    /// least work, so that shards 1 to M each get one before any gets a second; skipped
+    /// scenarios are shard 1's): each scenario in one shard only and in a lesson of the course,
+    /// a status that its output bears out, no empty shard where the split would have given it
+    /// a scenario, no finding of a kind or severity this coursebook does not know. A report
+    /// that says "passed" for an output that differs from its block cannot turn the merged
+    /// verdict green.
+    static func checkScenarios(_ reports: [(file: String, document: ReportDocument)], count: Int) throws(Failure) {
+        var owner: [String: String] = [:]
+        var running: [Int: Int] = [:]
+        for (file, document) in reports {
+            let shard = document.scope.shard!
+            let lessons = Set(document.scope.lessons ?? document.files.dropFirst().filter { $0.hasSuffix(".md") })
+            func refuse(_ reason: String) -> Failure { Failure(file: file, reason: reason) }
+            for finding in document.diagnostics + document.scenarios.flatMap(\.findings) {
+                guard Diagnostic.Severity(rawValue: finding.severity) != nil else {
+                    throw refuse("a finding of severity '\(finding.severity)'; findings are errors, warnings or notes")
+                }
+                guard DiagnosticID(rawValue: finding.id) != nil else {
+                    throw refuse("a finding of a kind this coursebook does not know ('\(finding.id)')")
+                }
+            }
+            for scenario in document.scenarios {
+                let place = "\(scenario.file):\(scenario.line)"
+                guard lessons.contains(scenario.file) else {
+                    throw refuse("the scenario at \(place) is in no lesson of the report's course")
+                }
+                if let other = owner[place] {
+                    throw refuse("the scenario at \(place) is also in \(other); each scenario is in exactly one shard")
+                }
+                owner[place] = file
+                if let problem = inconsistency(scenario, shard: shard) { throw refuse("the scenario at \(place) \(problem)") }
+                if scenario.status != "skipped" { running[shard.index, default: 0] += 1 }
+            }
+        }
+        // Shards 1 to M hold one scenario each before any holds two: an empty shard among them
+        // dropped what it ran.
+        let total = running.values.reduce(0, +)
+        for (file, document) in reports {
+            let shard = document.scope.shard!
+            if running[shard.index, default: 0] == 0, shard.index <= total {
+                throw Failure(file: file, reason: "shard \(shard) holds no scenario, but the shards hold \(counted(total, "scenario")) between them: a split of \(count) gives each of the first \(min(total, count)) at least one")
+            }
+        }
+    }
+
+    /// Why a scenario's status does not fit the rest of what the report says of it, or nil.
+    static func inconsistency(_ scenario: ReportDocument.ScenarioEntry, shard: Shard) -> String? {
+        switch scenario.status {
+        case "passed":
+            guard let expected = scenario.expected, let actual = scenario.actual else {
+                return "says passed, but it has no 'output' block or printed nothing a run produced"
+            }
+            // As the check compares: a line end printed as CRLF is the lesson's LF.
+            let printed = actual.containsBytes("\r") ? actual.replacingOccurrences(of: "\r\n", with: "\n") : actual
+            guard sameIgnoringFinalNewline(expected, printed) else {
+                return "says passed, but what it printed ('actual') differs from its 'output' block ('expected')"
+            }
+            if let error = scenario.findings.first(where: { $0.severity == "error" }) {
+                return "says passed, but it has an error (\(error.id))"
+            }
+            return nil
+        case "failed":
+            return nil
+        case "skipped":
+            if scenario.actual != nil { return "says skipped, but it has output; a skipped scenario never runs" }
+            if !scenario.findings.isEmpty { return "says skipped, but it has findings of its own" }
+            if shard.index != 1 { return "says skipped in shard \(shard); skipped scenarios are reported by shard 1 only" }
+            return nil
+        default:
+            return "has the status '\(scenario.status)'; a scenario is passed, failed or skipped"
+        }
     }
 }

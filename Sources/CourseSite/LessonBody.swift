@@ -145,10 +145,11 @@ struct LessonBody {
         }
         // Kept until the whole-course page is written, with every other lesson's: without the
         // room its growth left at its end (a quarter of it, on average).
-        self.html = html.compacted
+        // Bidirectional controls in code or prose are shown as what they are (`BidiTokens`).
+        self.html = BidiTokens.inHTML(html).compacted
         self.sections = sections
         self.leadingNotes = leadingNotes
-        self.introduction = introduction
+        self.introduction = BidiTokens.inHTML(introduction)
         self.introductionIsLead = introductionIsLead
     }
 

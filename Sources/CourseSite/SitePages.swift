@@ -212,7 +212,7 @@ package enum SitePages {
             // stays on its lesson's page.
             let notes = lesson.notes.isEmpty ? [:]
                 : document.renderNotes(mentionHref: { noteLesson[$0] == nil ? nil : "#dr\($0)" })
-                    .mapValues { footnotesPointing(to: pageHref(lesson), in: $0) }
+                    .mapValues { BidiTokens.inHTML(footnotesPointing(to: pageHref(lesson), in: $0)) }
             return (body, notes)
         }
         var passed = [Int](repeating: 0, count: course.lessons.count)

@@ -130,7 +130,7 @@ package struct Template: Sendable {
                 output.write(text)
             case .value(let path, _):
                 switch value(path, in: scopes) {
-                case .text(let text)?: output.write(escapeHTML(text))
+                case .text(let text)?: output.write(escapeHTML(BidiTokens.inText(text)))
                 case .html(let html)?: output.write(html)
                 case .deferred(let html)?: html.produce { output.write($0) }
                 default: break

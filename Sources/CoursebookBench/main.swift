@@ -13,7 +13,10 @@ import Glibc
 // (50,000 emphases, 10,000 lists) against cmark-gfm's own command on the same file: the ratio
 // says whether coursebook stays linear where cmark-gfm is.
 //
-// usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only]
+// And `coursebook lsp` as an editor meets it on the 100-lesson corpus, warm: a saved prose
+// edit until its diagnostics come, and a changed scenario against the check's one-edit time.
+//
+// usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only]
 
 struct Options {
     var sizes = [100, 1000]
@@ -22,16 +25,19 @@ struct Options {
     var shared: String?
     /// Only the nesting cases (no corpus, no hugo, no compiler).
     var nestingOnly = false
+    /// Only the editor's rows (the 100-lesson corpus, no hugo, no nesting).
+    var lspOnly = false
 }
 
 var parsed = Options()
 var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only]\n".utf8))
+    FileHandle.standardError.write(Data("usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only]\n".utf8))
     exit(64)
 }
 while let flag = arguments.popFirst() {
     if flag == "--nesting-only" { parsed.nestingOnly = true; continue }
+    if flag == "--lsp-only" { parsed.lspOnly = true; continue }
     guard let value = arguments.popFirst() else { usage() }
     switch flag {
     case "--lessons":
@@ -77,7 +83,7 @@ guard !needsCorpora || FileManager.default.fileExists(atPath: sharedBench + "/ge
 }
 guard let python = onPath("python3") ?? (needsCorpora ? nil : "") else { fail("python3 is not installed") }
 guard let swiftc = onPath("swiftc") else { fail("swiftc is not on PATH") }
-guard let hugo = onPath("hugo") ?? (needsCorpora ? nil : "") else { fail("hugo is not installed ('make bench' installs Debian's hugo)") }
+guard let hugo = onPath("hugo") ?? (needsCorpora && !options.lspOnly ? nil : "") else { fail("hugo is not installed ('make bench' installs Debian's hugo)") }
 
 // MARK: Running and timing
 
@@ -302,6 +308,138 @@ func measureNesting() -> [Nesting] {
     }
 }
 
+// MARK: The editor
+
+/// `coursebook lsp` driven as an editor drives it: `Content-Length` frames on its standard
+/// input, what it answers read on a thread of its own.
+final class EditorSession: @unchecked Sendable {
+    let process = Process()
+    private let input = Pipe()
+    private let condition = NSCondition()
+    private var received: [[String: Any]] = []
+
+    init(in folder: String) {
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["lsp"]
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try! process.run()
+        Thread { [self] in
+            var buffer = Data()
+            while true {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { return }
+                condition.lock()
+                buffer += data
+                while let end = buffer.range(of: Data("\r\n\r\n".utf8)) {
+                    let header = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
+                    let length = Int(header.split(separator: ":").last!.trimmingCharacters(in: .whitespaces))!
+                    guard buffer.count - (end.upperBound - buffer.startIndex) >= length else { break }
+                    let body = buffer[end.upperBound..<end.upperBound + length]
+                    buffer = Data(buffer[(end.upperBound + length)...])
+                    received.append((try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:])
+                }
+                condition.broadcast()
+                condition.unlock()
+            }
+        }.start()
+    }
+
+    func send(_ message: [String: Any]) {
+        var message = message
+        message["jsonrpc"] = "2.0"
+        let body = try! JSONSerialization.data(withJSONObject: message)
+        input.fileHandleForWriting.write(Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+    }
+
+    /// Waits for the next diagnostics of `uri` (two minutes at most).
+    func diagnostics(of uri: String) {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date().addingTimeInterval(120)
+        while true {
+            if let index = received.firstIndex(where: { $0["method"] as? String == "textDocument/publishDiagnostics"
+                && ($0["params"] as? [String: Any])?["uri"] as? String == uri }) {
+                received.remove(at: index)
+                return
+            }
+            guard condition.wait(until: deadline) else { fail("coursebook lsp published no diagnostics for \(uri)") }
+        }
+    }
+
+    func end() {
+        send(["id": 99, "method": "shutdown"])
+        send(["method": "exit"])
+        process.waitUntilExit()
+    }
+}
+
+struct EditorMeasured {
+    var prose: Double
+    var scenario: Double
+    var checkOneEdit: Double
+}
+
+/// The editor on the warm 100-lesson corpus: a lesson open, then edits saved to it, each timed
+/// from the save's notification to the diagnostics it brings.
+func measureEditor() -> EditorMeasured {
+    let source = corpus(100)
+    let work = "\(benchFolder)/work-editor"
+    fresh(work)
+    let course = work + "/course"
+    try! FileManager.default.copyItem(atPath: source, toPath: course)
+    print("measuring the editor on 100 lessons ...")
+    _ = mustRun(tool, ["check", course], in: work)
+    let lessons = (try! FileManager.default.contentsOfDirectory(atPath: course)).filter { $0.hasSuffix(".md") }.sorted()
+    let path = course + "/" + lessons[lessons.count / 2]
+    let uri = URL(fileURLWithPath: path).absoluteString
+    let session = EditorSession(in: work)
+    session.send(["id": 1, "method": "initialize", "params": ["capabilities": [:]]])
+    session.send(["method": "initialized", "params": [:]])
+    var text = try! String(contentsOfFile: path, encoding: .utf8)
+    session.send(["method": "textDocument/didOpen", "params": ["textDocument": [
+        "uri": uri, "languageId": "markdown", "version": 1, "text": text]]])
+    session.diagnostics(of: uri)
+    var version = 1
+    /// Saves `edited` as an editor does (the file, then didChange and didSave) and times the
+    /// save until the diagnostics.
+    func save(_ edited: String) -> Double {
+        version += 1
+        try! edited.write(toFile: path, atomically: true, encoding: .utf8)
+        session.send(["method": "textDocument/didChange", "params": ["textDocument": ["uri": uri, "version": version],
+                                                                      "contentChanges": [["text": edited]]]])
+        let start = ContinuousClock.now
+        session.send(["method": "textDocument/didSave", "params": ["textDocument": ["uri": uri]]])
+        session.diagnostics(of: uri)
+        let (whole, fraction) = (ContinuousClock.now - start).components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+    let prose = median((1...5).map { attempt in
+        // A word more in the lesson's first paragraph after its title.
+        let title = text.range(of: "\n\n")!.upperBound
+        text.insert(contentsOf: "Bir kelime \(attempt) daha. ", at: title)
+        return save(text)
+    })
+    let marker = "// main.swift — "
+    let scenario = median((1...3).map { attempt in
+        text = text.replacingOccurrences(of: marker, with: marker + "edited \(attempt) ", options: [], range: text.range(of: marker))
+        return save(text)
+    })
+    session.end()
+    // The check's one edit, in the same way as the corpus rows: another lesson's scenario.
+    let other = course + "/" + lessons[lessons.count / 4]
+    let checkOneEdit = median((1...3).map { attempt in
+        let original = try! String(contentsOfFile: other, encoding: .utf8)
+        try! original.replacingOccurrences(of: marker, with: marker + "edited \(attempt) ", options: [],
+                                           range: original.range(of: marker)).write(toFile: other, atomically: true, encoding: .utf8)
+        return mustRun(tool, ["check", course], in: work).seconds
+    })
+    return EditorMeasured(prose: prose, scenario: scenario, checkOneEdit: checkOneEdit)
+}
+
 // MARK: The table
 
 func seconds(_ value: Double) -> String { String(format: value < 1 ? "%.2f s" : "%.1f s", value) }
@@ -317,10 +455,11 @@ struct Row {
 try? FileManager.default.createDirectory(atPath: benchFolder, withIntermediateDirectories: true)
 let cores = ProcessInfo.processInfo.activeProcessorCount
 let swiftVersion = run(swiftc, ["--version"], in: root).output.split(separator: "\n").first.map(String.init) ?? "?"
-let hugoVersion = needsCorpora ? run(hugo, ["version"], in: root).output.split(separator: " ").prefix(2).joined(separator: " ") : "hugo not run"
+let hugoVersion = needsCorpora && !options.lspOnly ? run(hugo, ["version"], in: root).output.split(separator: " ").prefix(2).joined(separator: " ") : "hugo not run"
 
-let results = needsCorpora ? options.sizes.map(measure) : []
-let nesting = measureNesting()
+let results = needsCorpora && !options.lspOnly ? options.sizes.map(measure) : []
+let nesting = options.lspOnly ? [] : measureNesting()
+let editor = needsCorpora ? measureEditor() : nil
 
 /// How many times cmark-gfm's own time a command on a deeply nested lesson may take: the
 /// command also starts, loads, checks and writes a site, so it is a constant factor above;
@@ -352,7 +491,17 @@ for result in results {
                     target: large ? "≤ 300 MB" : "", met: large ? result.peakMegabytes <= 300 : nil))
 }
 
-rows.append(Row(what: "Nesting (one lesson)", value: "", against: "", target: "", met: nil))
+if let editor {
+    rows.append(Row(what: "Editor (coursebook lsp, 100 lessons)", value: "", against: "", target: "", met: nil))
+    rows.append(Row(what: "  saved prose edit → diagnostics", value: seconds(editor.prose), against: "",
+                    target: "≤ 0.2 s", met: editor.prose <= 0.2))
+    rows.append(Row(what: "  changed scenario → diagnostics", value: seconds(editor.scenario),
+                    against: "check's one edit \(seconds(editor.checkOneEdit))",
+                    target: String(format: "≤ one edit + 0.05 s (%+.3f s)", editor.scenario - editor.checkOneEdit),
+                    met: editor.scenario <= editor.checkOneEdit + 0.05))
+}
+
+if !nesting.isEmpty { rows.append(Row(what: "Nesting (one lesson)", value: "", against: "", target: "", met: nil)) }
 for result in nesting {
     rows.append(Row(what: "  " + result.name, value: "", against: "cmark-gfm \(seconds(result.cmark)) (parse and render)",
                     target: "", met: nil))

@@ -1,6 +1,7 @@
 import CourseModel
 import CoursePipeline
 import CourseReports
+import AuthorLoop
 import Foundation
 
 /// `coursebook watch [COURSE_DIR] [--out DIR] [options]`
@@ -10,7 +11,7 @@ enum WatchCommand {
         do throws(UsageError) {
             switch try CommandLineTable.watch.parse(arguments, into: WatchCommandOptions(), course: \.shared.course) {
             case .help:
-                console.out(HelpText.watch)
+                console.out(lines: HelpText.watch.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
@@ -70,7 +71,7 @@ enum ServeCommand {
         do throws(UsageError) {
             switch try CommandLineTable.serve.parse(arguments, into: ServeCommandOptions(), course: \.shared.course) {
             case .help:
-                console.out(HelpText.serve)
+                console.out(lines: HelpText.serve.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
@@ -108,7 +109,7 @@ enum NewCommand {
                 throw UsageError(message: "what to make is missing: 'coursebook new lesson TITLE [COURSE_DIR]'")
             }
             if kind == "--help" || kind == "-h" {
-                console.out(HelpText.new)
+                console.out(lines: HelpText.new.lines)
                 return .success
             }
             guard kind == "lesson" else {
@@ -116,7 +117,7 @@ enum NewCommand {
             }
             switch try CommandLineTable.newLesson.parse(Array(arguments.dropFirst()), into: options, positionals: titleAndCourse) {
             case .help:
-                console.out(HelpText.new)
+                console.out(lines: HelpText.new.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
@@ -165,7 +166,7 @@ enum MergeReportsCommand {
                 options.inputs = files
             }) {
             case .help:
-                console.out(HelpText.mergeReports)
+                console.out(lines: HelpText.mergeReports.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
@@ -190,5 +191,28 @@ enum MergeReportsCommand {
         } catch {
             return printer.print(error)
         }
+    }
+}
+
+/// `coursebook lsp [options]`: the language server on standard input and output. Nothing else
+/// may write to standard output while it runs (it carries the protocol).
+enum LanguageServerCommand {
+    static func run(_ arguments: [String], console: Console) -> ExitStatus {
+        let options: LanguageServerOptions
+        do throws(UsageError) {
+            switch try CommandLineTable.lsp.parse(arguments, into: LanguageServerOptions(), positionals: { _, given throws(UsageError) in
+                if let first = given.first { throw UsageError(message: "unexpected argument '\(first)' (the editor names the lessons)") }
+            }) {
+            case .help:
+                console.out(lines: HelpText.lsp.lines)
+                return .success
+            case .run(let parsed):
+                options = parsed
+            }
+        } catch {
+            return Coursebook.usage("lsp", error, console: console)
+        }
+        let status = LanguageServer(input: STDIN_FILENO, output: STDOUT_FILENO, options: options).run()
+        return status == 0 ? .success : .checkFailed
     }
 }

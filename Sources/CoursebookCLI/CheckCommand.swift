@@ -10,7 +10,7 @@ enum CheckCommand {
         do throws(UsageError) {
             switch try CommandLineTable.check.parse(arguments, into: CheckCommandOptions(), positionals: targets) {
             case .help:
-                console.out(HelpText.check)
+                console.out(lines: HelpText.check.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
@@ -70,7 +70,7 @@ enum BuildCommand {
         do throws(UsageError) {
             switch try CommandLineTable.build.parse(arguments, into: BuildCommandOptions(), course: \.shared.course) {
             case .help:
-                console.out(HelpText.build)
+                console.out(lines: HelpText.build.lines)
                 return .success
             case .run(let parsed):
                 options = parsed
@@ -128,8 +128,8 @@ struct ReportPrinter {
     /// One finding, in the chosen style.
     func show(_ diagnostic: Diagnostic) {
         switch style {
-        case .text: console.error(formatter.format(diagnostic))
-        case .github: console.out(GitHubAnnotations.annotation(diagnostic))
+        case .text: console.error(lines: formatter.lines(diagnostic), painted: true)
+        case .github: console.annotation(GitHubAnnotations.annotation(diagnostic))
         }
     }
 
@@ -162,12 +162,12 @@ struct ReportPrinter {
     func print(_ error: PipelineError) -> ExitStatus {
         if let checked = error.checked { print(checked) }
         if style == .github {
-            console.out(GitHubAnnotations.annotation(error.diagnostic))
+            console.annotation(GitHubAnnotations.annotation(error.diagnostic))
         }
         if error.diagnostic.location == nil {
             console.error("coursebook \(command): \(error.diagnostic.summary)")
         } else if style == .text {
-            console.error(formatter.format(error.diagnostic))
+            console.error(lines: formatter.lines(error.diagnostic), painted: true)
         }
         return error.status
     }

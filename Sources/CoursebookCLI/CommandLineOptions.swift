@@ -1,6 +1,7 @@
 import CourseModel
 import CoursePipeline
 import CourseReports
+import AuthorLoop
 
 /// A wrong command line, in words for the user.
 struct UsageError: Error, Equatable {
@@ -141,6 +142,13 @@ enum CommandLineTable {
     ] + shared(\.shared)
 
     static let newLesson: [OptionSpec<NewLessonOptions>] = []
+
+    static let lsp: [OptionSpec<LanguageServerOptions>] = [
+        OptionSpec(names: ["--stdio"], value: nil, help: "talk on standard input and output (the only way; editors that pass it are welcome)") { _, _ in },
+        OptionSpec(names: ["--debounce"], value: "SECONDS", help: "how long typing must pause before the unsaved text is checked (default 0.3)") { options, text throws(UsageError) in
+            options.debounce = try duration(text, option: "--debounce")
+        },
+    ] + shared(\.shared)
 
     static let mergeReports: [OptionSpec<MergeReportsOptions>] = reporting(\.reports, \.format)
 }

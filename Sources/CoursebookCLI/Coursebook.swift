@@ -18,7 +18,7 @@ package enum Coursebook {
 
     static func status(_ arguments: [String], console: Console) -> ExitStatus {
         guard let command = arguments.first else {
-            console.error(HelpText.overview)
+            console.error(lines: HelpText.overview.lines)
             return .usage
         }
         let rest = Array(arguments.dropFirst())
@@ -35,14 +35,16 @@ package enum Coursebook {
             return NewCommand.run(rest, console: console)
         case "merge-reports":
             return MergeReportsCommand.run(rest, console: console)
+        case "lsp":
+            return LanguageServerCommand.run(rest, console: console)
         case "help":
             return help(rest.first, console: console)
         case "--help", "-h":
-            console.out(HelpText.overview)
+            console.out(lines: HelpText.overview.lines)
             return .success
         case "--version":
             guard rest.isEmpty else {
-                console.error("coursebook: '--version' takes no argument\nsee 'coursebook --help'")
+                console.error(lines: ["coursebook: '--version' takes no argument", "see 'coursebook --help'"])
                 return .usage
             }
             console.out("coursebook \(CoursebookVersion.current)")
@@ -52,22 +54,23 @@ package enum Coursebook {
             }
             return .success
         default:
-            console.error("coursebook: unknown command '\(command)'\n\n" + HelpText.overview)
+            console.error(lines: ["coursebook: unknown command '\(command)'", ""] + HelpText.overview.lines)
             return .usage
         }
     }
 
     private static func help(_ topic: String?, console: Console) -> ExitStatus {
         switch topic {
-        case nil: console.out(HelpText.overview)
-        case "check": console.out(HelpText.check)
-        case "build": console.out(HelpText.build)
-        case "watch": console.out(HelpText.watch)
-        case "serve": console.out(HelpText.serve)
-        case "new": console.out(HelpText.new)
-        case "merge-reports": console.out(HelpText.mergeReports)
+        case nil: console.out(lines: HelpText.overview.lines)
+        case "check": console.out(lines: HelpText.check.lines)
+        case "build": console.out(lines: HelpText.build.lines)
+        case "watch": console.out(lines: HelpText.watch.lines)
+        case "serve": console.out(lines: HelpText.serve.lines)
+        case "new": console.out(lines: HelpText.new.lines)
+        case "merge-reports": console.out(lines: HelpText.mergeReports.lines)
+        case "lsp": console.out(lines: HelpText.lsp.lines)
         case let other?:
-            console.error("coursebook help: no command '\(other)' (commands: check, build, watch, serve, new, merge-reports)")
+            console.error("coursebook help: no command '\(other)' (commands: check, build, watch, serve, new, merge-reports, lsp)")
             return .usage
         }
         return .success
@@ -75,7 +78,7 @@ package enum Coursebook {
 
     /// Prints a usage error the same way for every subcommand.
     static func usage(_ command: String, _ error: UsageError, console: Console) -> ExitStatus {
-        console.error("coursebook \(command): \(error.message)\nsee 'coursebook \(command) --help'")
+        console.error(lines: ["coursebook \(command): \(error.message)", "see 'coursebook \(command) --help'"])
         return .usage
     }
 }

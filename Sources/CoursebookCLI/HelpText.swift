@@ -13,6 +13,7 @@ enum HelpText {
           serve [COURSE_DIR] [--port N]       watch, and preview the site on 127.0.0.1
           new lesson TITLE [COURSE_DIR]       write the course's next lesson from a skeleton
           merge-reports SHARD.json ...        join the JSON reports of 'check --shard' into one
+          lsp                                 the editor's language server, on standard input and output
           help [COMMAND]                      show help for a command
 
         options:
@@ -83,7 +84,9 @@ enum HelpText {
         and serves that site on http://127.0.0.1:N/ for a browser on this machine. An open page
         reloads after every round: to the new site when the check passed, to what the check
         found when it did not. The reloading script is added only by this server, never to a
-        site on disk. Ctrl-C stops it and removes the temporary folder.
+        site on disk. It answers only requests for 127.0.0.1:N or localhost:N (403 for any other
+        Host), and ends connections that idle or trickle (10 s) or pile up, so that a fresh
+        request is always answered. Ctrl-C stops it and removes the temporary folder.
 
         options:
         \(optionLines(CommandLineTable.serve))
@@ -110,6 +113,23 @@ enum HelpText {
                      (or exists), 64 wrong usage
         """
 
+    static let lsp = """
+        usage: coursebook lsp [options]
+
+        Speaks the Language Server Protocol (3.17) on standard input and output, for an editor
+        to start. Each lesson the editor opens (an NN-slug.md file beside a course.json) is
+        checked as 'check LESSON.md' checks it, on open and save and while typing, with the
+        unsaved text: findings as diagnostics, "accept the output this run printed" and
+        "insert the missing output block" as quick fixes, hovers, go to definition, the
+        lesson's outline and a lens above each scenario. Results share the course's cache.
+
+        options:
+        \(optionLines(CommandLineTable.lsp))
+
+        exit status: 0 after the client's shutdown and exit, 1 on exit without shutdown or when
+                     the input ends
+        """
+
     static let mergeReports = """
         usage: coursebook merge-reports SHARD.json ... [options]
 
@@ -120,8 +140,9 @@ enum HelpText {
         options:
         \(optionLines(CommandLineTable.mergeReports))
 
-        exit status: 0 all passed, 1 a scenario or a lesson failed, 2 a report cannot be read
-                     or the reports do not make one whole course, 4 a report cannot be
-                     written, 64 wrong usage
+        exit status: 0 all passed, 1 a scenario or a lesson failed, 2 a report cannot be read,
+                     the reports do not make one whole course, or one claims what no shard
+                     holds (a scenario twice, a status its output does not bear out ...), 4 a
+                     report cannot be written, 64 wrong usage
         """
 }

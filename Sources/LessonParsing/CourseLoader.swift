@@ -32,11 +32,15 @@ package struct LoadedCourse: Sendable {
 /// (`NN-slug.md`, in order of name), each parsed once by cmark-gfm, the lessons on every core at
 /// once. A course that cannot be read throws.
 package enum CourseLoader {
-    /// - Parameter forPages: whether the lessons' parsed documents are kept for a site. A check
-    ///   needs only what was read from them, and lets each go as soon as it is read, so that
-    ///   a large course is never whole in memory as trees.
-    package static func load(folder: String, counts: WorkCounts = WorkCounts(),
-                             forPages: Bool = true) throws(CourseReadError) -> LoadedCourse {
+    /// - Parameters:
+    ///   - forPages: whether the lessons' parsed documents are kept for a site. A check needs
+    ///     only what was read from them, and lets each go as soon as it is read, so that a
+    ///     large course is never whole in memory as trees.
+    ///   - unsaved: lesson texts an editor holds and has not saved, by file name
+    ///     (`01-intro.md`): read instead of the file (a lesson not yet on disk too), so that
+    ///     what the author types is checked without being written.
+    package static func load(folder: String, counts: WorkCounts = WorkCounts(), forPages: Bool = true,
+                             unsaved: [String: [UInt8]] = [:]) throws(CourseReadError) -> LoadedCourse {
         let display = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
         var isFolder: ObjCBool = false
@@ -51,6 +55,7 @@ package enum CourseLoader {
         let config = try CourseConfigReader.read(Array(configData), file: configDisplay)
 
         var coreFiles: [CoreFile] = []
+        var coreFindings: [Diagnostic] = []
         // Core files may lie beside the course, in its repository, but nowhere else.
         let trusted = Confinement.trustedRoot(ofCourse: absolute)
         var listed: [String: String] = [:]
@@ -92,12 +97,14 @@ package enum CourseLoader {
             }
             let text = try decodeUTF8(bytes, file: shown)
             coreFiles.append(CoreFile(name: name, path: path, displayPath: shown, text: text))
+            coreFindings += BidiControlRule.findings(inCoreFile: text, path: shown)
         }
 
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: absolute)
-                .filter(isLessonFileName).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let onDisk = try FileManager.default.contentsOfDirectory(atPath: absolute).filter(isLessonFileName)
+            names = Set(onDisk).union(unsaved.keys.filter(isLessonFileName))
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         } catch {
             throw CourseReadError("cannot list the course folder: \(error.localizedDescription)", file: display)
         }
@@ -125,7 +132,7 @@ package enum CourseLoader {
             guard Confinement.isInside(real, courseReal) else {
                 return .failure(CourseReadError("the lesson is a symbolic link to a file outside the course folder (\(real))", file: shown))
             }
-            guard let bytes = readFile(atPath: real) else {
+            guard let bytes = unsaved[name] ?? readFile(atPath: real) else {
                 return .failure(CourseReadError("cannot read the lesson file (it must be a plain file)", file: shown))
             }
             let text: String
@@ -157,7 +164,7 @@ package enum CourseLoader {
         return LoadedCourse(
             course: Course(folder: display, folderPath: absolute, config: config, coreFiles: coreFiles,
                            lessons: lessons, linkedFiles: links.files),
-            documents: documents, diagnostics: diagnostics + links.diagnostics)
+            documents: documents, diagnostics: coreFindings + diagnostics + links.diagnostics)
     }
 
     /// `NN-slug.md`: digits, a dash, a name, `.md`.

@@ -140,7 +140,7 @@ package enum LessonAssembly {
             fileName: fileName, path: path, source: source, title: title, headings: headings,
             codeBlocks: codeBlocks, scenarios: scenarios, notes: notes, mentions: mentions,
             introduction: introduction, links: links)
-        return (lesson, diagnostics)
+        return (lesson, diagnostics + BidiControlRule.findings(in: lesson))
     }
 
     /// The role a code block's info string gives it, with findings about the string itself.

@@ -7,11 +7,15 @@ import Glibc
 #endif
 
 /// `coursebook serve`'s HTTP server: a built site on 127.0.0.1, through GNU libmicrohttpd (one
-/// thread per connection). It answers GET and HEAD only (405 for anything else), reads only
-/// inside the site folder (`SiteRequest`), and adds to every HTML page it sends a few lines of
-/// script that listen for reload events (`/_coursebook/events`, server-sent events) — only
-/// here: the site on disk is the one `build` publishes. While the last check failed, every
-/// page is the check's findings instead of a stale site.
+/// thread per connection). It answers only requests whose `Host` is its own address
+/// (`127.0.0.1:PORT` or `localhost:PORT`; 403 for any other, so that a page of another site
+/// whose name is made to lead here, DNS rebinding, cannot read the course), GET and HEAD only
+/// (405 for anything else), reads only inside the site folder (`SiteRequest`), and adds to every
+/// HTML page it sends a few lines of script that listen for reload events
+/// (`/_coursebook/events`, server-sent events) — only here: the site on disk is the one `build`
+/// publishes. While the last check failed, every page is the check's findings instead of a
+/// stale site. Connections that wait, trickle or pile up are ended by `ConnectionLimits`, so
+/// that a fresh request is always answered.
 package final class PreviewServer: @unchecked Sendable {
     /// What pages show.
     package enum Content: Sendable, Equatable {
@@ -42,14 +46,17 @@ package final class PreviewServer: @unchecked Sendable {
     private var generation = 0
     private var stopping = false
     private var daemon: OpaquePointer?
+    /// What each connection is doing, and the limits that end some.
+    let connections: OpenConnections
 
     /// Where reload events are sent.
     package static let eventsPath = "/_coursebook/events"
 
     /// Starts listening on 127.0.0.1:`port` (0 for any free port).
-    package init(root: String, port: UInt16, title: String) throws(StartError) {
+    package init(root: String, port: UInt16, title: String, limits: ConnectionLimits = ConnectionLimits()) throws(StartError) {
         self.root = root
         self.title = title
+        connections = OpenConnections(limits: limits)
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard listener >= 0 else { throw StartError(description: "no socket: \(String(cString: strerror(errno)))") }
         var reuse: Int32 = 1
@@ -61,7 +68,7 @@ package final class PreviewServer: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(listener, 64) == 0 else {
+        guard bound == 0, listen(listener, SOMAXCONN) == 0 else {
             let reason = String(cString: strerror(errno))
             close(listener)
             throw StartError(description: "cannot listen on 127.0.0.1:\(port): \(reason)")
@@ -72,17 +79,15 @@ package final class PreviewServer: @unchecked Sendable {
         }
         self.port = UInt16(bigEndian: address.sin_port)
 
-        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let started = withVaList([Int32(bitPattern: MHD_OPTION.LISTEN_SOCKET.rawValue), listener,
-                                  Int32(bitPattern: MHD_OPTION.END.rawValue)]) { options in
-            MHD_start_daemon_va(flags, 0, nil, nil, answerRequest, context, options)
-        }
-        guard let started else {
+        guard let started = coursebook_start_daemon(listener, limits.idleSeconds, limits.hardLimit, answerRequest,
+                                                    noticeConnection, noticeCompletion, context) else {
             close(listener)
             throw StartError(description: "libmicrohttpd could not start on 127.0.0.1:\(self.port)")
         }
         daemon = started
+        let connections = self.connections
+        Thread { connections.sweepUntilStopped() }.start()
     }
 
     deinit { stop() }
@@ -95,6 +100,7 @@ package final class PreviewServer: @unchecked Sendable {
         daemon = nil
         condition.broadcast()
         condition.unlock()
+        connections.stop()
         if let running { MHD_stop_daemon(running) }
     }
 
@@ -121,6 +127,23 @@ package final class PreviewServer: @unchecked Sendable {
         var type: String
         var body: [UInt8]
         var headers: [(String, String)] = []
+    }
+
+    /// Whether a request's `Host` names this server as the browser on this machine reaches it:
+    /// `127.0.0.1:PORT` or `localhost:PORT` (a name's case aside; without a port only when the
+    /// port is 80). Any other name is a page of some other site whose name was made to lead
+    /// here (DNS rebinding), and a request without one was not sent by a browser.
+    package static func isOwnHost(_ host: String?, port: UInt16) -> Bool {
+        guard let host = host?.lowercased() else { return false }
+        return ["127.0.0.1", "localhost"].contains { name in host == "\(name):\(port)" || (port == 80 && host == name) }
+    }
+
+    /// The answer to a request whose `Host` is not this server's.
+    func refusal() -> Answer {
+        Answer(status: 403, type: "text/plain; charset=utf-8", body: Array("""
+            403 forbidden: the preview answers only http://127.0.0.1:\(port)/ and http://localhost:\(port)/
+
+            """.utf8))
     }
 
     /// The answer to a request that is not an event stream: a file of the site (an HTML page
@@ -196,6 +219,8 @@ package final class PreviewServer: @unchecked Sendable {
         let server: PreviewServer
         var seen: Int
         var greeted = false
+        /// Ended by the connection limits (a newer page's stream took its place).
+        private var ended = false
 
         init(server: PreviewServer, seen: Int) {
             self.server = server
@@ -214,12 +239,20 @@ package final class PreviewServer: @unchecked Sendable {
             condition.lock()
             defer { condition.unlock() }
             let deadline = Date(timeIntervalSinceNow: 15)
-            while !server.stopping, server.generation <= seen {
+            while !server.stopping, !ended, server.generation <= seen {
                 if !condition.wait(until: deadline) { return Array(": still here\n\n".utf8) }
             }
-            if server.stopping { return nil }
+            if server.stopping || ended { return nil }
             seen = server.generation
             return Array("event: reload\ndata: \(seen)\n\n".utf8)
+        }
+
+        /// Ends the stream: its next answer is the end, and its page reconnects.
+        func end() {
+            server.condition.lock()
+            ended = true
+            server.condition.broadcast()
+            server.condition.unlock()
         }
     }
 
@@ -231,28 +264,37 @@ package final class PreviewServer: @unchecked Sendable {
 
 // MARK: libmicrohttpd's callbacks
 
-/// The access handler: every request, on its connection's thread.
+/// The access handler: every request, on its connection's thread, once its head has come.
 private let answerRequest: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
     guard let context, let connection else { return MHD_Result.NO }
     let server = Unmanaged<PreviewServer>.fromOpaque(context).takeUnretainedValue()
+    let key = UInt(bitPattern: connection)
+    server.connections.answering(key)
     let path = url.map { String(cString: $0) } ?? "/"
     let verb = method.map { String(cString: $0) } ?? ""
+    let host = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Host").map { String(cString: $0) }
 
-    if path == PreviewServer.eventsPath, verb == "GET" {
+    if PreviewServer.isOwnHost(host, port: server.port), path == PreviewServer.eventsPath, verb == "GET" {
         let since = MHD_lookup_connection_value(connection, MHD_ValueKind.GET_ARGUMENT_KIND, "since").flatMap { Int(String(cString: $0)) }
-        let stream = Unmanaged.passRetained(server.eventStream(since: since)).toOpaque()
+        let events = server.eventStream(since: since)
+        let stream = Unmanaged.passRetained(events).toOpaque()
         guard let response = MHD_create_response_from_callback(UInt64.max, 1024, readEvents, stream, freeEvents) else {
             Unmanaged<PreviewServer.EventStream>.fromOpaque(stream).release()
             return MHD_Result.NO
         }
         MHD_add_response_header(response, "Content-Type", "text/event-stream")
         MHD_add_response_header(response, "Cache-Control", "no-store")
+        // A stream is silent between its comments for longer than the idle timeout, and is
+        // capped by number instead; once it ends, so does its connection.
+        MHD_add_response_header(response, "Connection", "close")
+        _ = coursebook_connection_timeout(connection, 0)
+        server.connections.streaming(key, events)
         let queued = MHD_queue_response(connection, 200, response)
         MHD_destroy_response(response)
         return queued
     }
 
-    let reply = server.answer(method: verb, path: path)
+    let reply = PreviewServer.isOwnHost(host, port: server.port) ? server.answer(method: verb, path: path) : server.refusal()
     let response = reply.body.withUnsafeBytes { bytes in
         MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
     }
@@ -264,6 +306,24 @@ private let answerRequest: MHD_AccessHandlerCallback = { context, connection, ur
     let queued = MHD_queue_response(connection, reply.status, response)
     MHD_destroy_response(response)
     return queued
+}
+
+/// A connection opened or closed (on the listening thread, before its socket is closed).
+private let noticeConnection: MHD_NotifyConnectionCallback = { context, connection, _, event in
+    guard let context, let connection else { return }
+    let server = Unmanaged<PreviewServer>.fromOpaque(context).takeUnretainedValue()
+    let key = UInt(bitPattern: connection)
+    switch event {
+    case .CONNECTION_NOTIFY_STARTED: server.connections.started(key, socket: coursebook_connection_socket(connection))
+    default: server.connections.closed(key)
+    }
+}
+
+/// A request answered (or given up): its connection waits for the next one.
+private let noticeCompletion: MHD_RequestCompletedCallback = { context, connection, _, _ in
+    guard let context, let connection else { return }
+    let server = Unmanaged<PreviewServer>.fromOpaque(context).takeUnretainedValue()
+    server.connections.completed(UInt(bitPattern: connection))
 }
 
 /// An event stream's next bytes (blocking on its own thread until there are some).

@@ -114,6 +114,11 @@ struct JUnitReportTests {
     /// attribute are references.
     @Test func textThatXMLCannotHold() {
         #expect(JUnitReport.text("a\u{1B}[31m<b>\u{0}") == "a&lt;U+001B&gt;[31m&lt;b&gt;&lt;U+0000&gt;")
+        // U+FFFE and U+FFFF are no XML characters: their tokens are text, not markup.
+        #expect(JUnitReport.text("\u{FFFE}\u{FFFF}]]>\u{202E}\r") == "&lt;U+FFFE&gt;&lt;U+FFFF&gt;]]&gt;&lt;U+202E&gt;&lt;U+000D&gt;")
+        #expect(JUnitReport.attribute("\u{FFFF}\u{1}") == "&lt;U+FFFF&gt;&lt;U+0001&gt;")
+        // What XML 1.0 holds passes: a supplementary character, one after U+D7FF, U+FFFD.
+        #expect(JUnitReport.text("😀\u{E000}\u{FFFD}é") == "😀\u{E000}\u{FFFD}é")
         #expect(JUnitReport.attribute("say \"hi\"\nthen\tgo") == "say &quot;hi&quot;&#10;then&#9;go")
         #expect(JUnitReport.seconds(0) == "0.000")
         #expect(JUnitReport.seconds(1.0405) == "1.041")
@@ -153,8 +158,8 @@ struct ReportMergeTests {
     @Test func shardsJoinInCourseOrder() throws {
         let whole = sampleDocument()
         let core = ReportDocument.Finding(.error(.coreCompileError, "core does not compile", at: SourceLocation(file: "c/course.json", line: 0)))
-        let first = shard(1, of: 2, [whole.scenarios[2]], [whole.diagnostics[1], core])
-        let second = shard(2, of: 2, [whole.scenarios[1], whole.scenarios[0]], [core, whole.diagnostics[0]])
+        let first = shard(1, of: 2, [whole.scenarios[1], whole.scenarios[2]], [whole.diagnostics[1], core])
+        let second = shard(2, of: 2, [whole.scenarios[0]], [core, whole.diagnostics[0]])
         let merged = try ReportMerge.merge([("b.json", second), ("a.json", first)])
         #expect(merged.scenarios == whole.scenarios)
         #expect(merged.diagnostics == [core, whole.diagnostics[0], whole.diagnostics[1]])
@@ -181,6 +186,140 @@ struct ReportMergeTests {
         newer.compiler = "Swift version 7.0"
         #expect(failure([("a.json", one), ("b.json", newer)]) == .init(file: "b.json", reason: "made by another coursebook or compiler than a.json"))
         #expect(failure([("a.json", one), ("b.json", two)]) == nil)
+    }
+}
+
+extension ReportMergeTests {
+    func failure(_ reports: [(String, ReportDocument)]) -> ReportMerge.Failure? {
+        do { _ = try ReportMerge.merge(reports); return nil } catch { return error }
+    }
+
+    /// The sample's scenarios: a failed one (01-a:3), a passed one (02-b:3), a skipped one.
+    var failed: ReportDocument.ScenarioEntry { sampleDocument().scenarios[0] }
+    var passed: ReportDocument.ScenarioEntry { sampleDocument().scenarios[1] }
+    var skipped: ReportDocument.ScenarioEntry { sampleDocument().scenarios[2] }
+
+    /// A scenario claimed by two shards, or twice by one, is refused, naming the second file.
+    @Test func eachScenarioIsInOneShard() {
+        #expect(failure([("a.json", shard(1, of: 2, [passed], [])), ("b.json", shard(2, of: 2, [passed], []))])
+                == .init(file: "b.json", reason: "the scenario at c/02-b.md:3 is also in a.json; each scenario is in exactly one shard"))
+        #expect(failure([("a.json", shard(1, of: 2, [passed, passed], [])), ("b.json", shard(2, of: 2, [failed], []))])
+                == .init(file: "a.json", reason: "the scenario at c/02-b.md:3 is also in a.json; each scenario is in exactly one shard"))
+    }
+
+    /// A scenario of a lesson the course does not have (or one that is not a lesson, or one
+    /// outside the lessons a `check LESSON.md` report covers) is refused.
+    @Test func scenariosAreInLessonsOfTheCourse() {
+        var stranger = passed
+        stranger.file = "c/09-elsewhere.md"
+        #expect(failure([("a.json", shard(1, of: 2, [stranger], [])), ("b.json", shard(2, of: 2, [failed], []))])
+                == .init(file: "a.json", reason: "the scenario at c/09-elsewhere.md:3 is in no lesson of the report's course"))
+        var config = passed
+        config.file = "c/course.json"
+        #expect(failure([("a.json", shard(1, of: 2, [config], [])), ("b.json", shard(2, of: 2, [failed], []))])?.reason
+                == "the scenario at c/course.json:3 is in no lesson of the report's course")
+        var one = shard(1, of: 2, [passed], []), two = shard(2, of: 2, [failed], [])
+        one.scope.lessons = ["c/02-b.md"]
+        two.scope.lessons = ["c/02-b.md"]
+        #expect(failure([("a.json", one), ("b.json", two)])
+                == .init(file: "b.json", reason: "the scenario at c/01-a.md:3 is in no lesson of the report's course"))
+    }
+
+    /// Shards 1 to M hold one scenario each before any holds two (ShardPlan): an empty shard
+    /// among them is refused; shards past the number of scenarios are empty, as a real split.
+    @Test func anEmptyShardIsRefusedWhereTheSplitWouldHaveFilledIt() {
+        #expect(failure([("a.json", shard(1, of: 2, [passed, failed], [])), ("b.json", shard(2, of: 2, [], []))])
+                == .init(file: "b.json", reason: "shard 2/2 holds no scenario, but the shards hold 2 scenarios between them: a split of 2 gives each of the first 2 at least one"))
+        // The skipped scenario is shard 1's and runs nowhere: it fills no shard.
+        #expect(failure([("a.json", shard(1, of: 3, [skipped], [])), ("b.json", shard(2, of: 3, [passed], [])),
+                         ("c.json", shard(3, of: 3, [], []))])?.file == "a.json")
+        // Two scenarios over four shards: the last two are empty, as ShardPlan leaves them.
+        #expect(failure([("a.json", shard(1, of: 4, [passed, skipped], [])), ("b.json", shard(2, of: 4, [failed], [])),
+                         ("c.json", shard(3, of: 4, [], [])), ("d.json", shard(4, of: 4, [], []))]) == nil)
+    }
+
+    /// A status that what the report says of the scenario does not bear out is refused: above
+    /// all a "passed" whose output differs from its block, which would turn the verdict green.
+    @Test func aStatusMustFitTheOutput() {
+        func refusal(_ scenario: ReportDocument.ScenarioEntry, shardOf index: Int = 1) -> String? {
+            let other = index == 1 ? failed : passed
+            let reports = [("a.json", shard(1, of: 2, index == 1 ? [scenario] : [other], [])),
+                           ("b.json", shard(2, of: 2, index == 1 ? [other] : [scenario], []))]
+            return failure(reports)?.reason
+        }
+        var forged = failed
+        forged.status = "passed"
+        forged.findings = []
+        #expect(refusal(forged) == "the scenario at c/01-a.md:3 says passed, but what it printed ('actual') differs from its 'output' block ('expected')")
+        var withError = passed
+        withError.findings = failed.findings
+        #expect(refusal(withError) == "the scenario at c/02-b.md:3 says passed, but it has an error (output-mismatch)")
+        var unrun = passed
+        unrun.actual = nil
+        #expect(refusal(unrun) == "the scenario at c/02-b.md:3 says passed, but it has no 'output' block or printed nothing a run produced")
+        var green = failed
+        green.status = "green"
+        #expect(refusal(green) == "the scenario at c/01-a.md:3 has the status 'green'; a scenario is passed, failed or skipped")
+        var ran = skipped
+        ran.actual = "x\n"
+        #expect(refusal(ran) == "the scenario at c/02-b.md:9 says skipped, but it has output; a skipped scenario never runs")
+        #expect(refusal(skipped, shardOf: 2) == "the scenario at c/02-b.md:9 says skipped in shard 2/2; skipped scenarios are reported by shard 1 only")
+        // As the check compares: one final newline and CRLF aside.
+        var crlf = passed
+        crlf.expected = "a\nb"
+        crlf.actual = "a\r\nb\r\n"
+        #expect(refusal(crlf) == nil)
+    }
+
+    /// A finding of a severity or kind this coursebook does not know could not be counted:
+    /// refused rather than dropped from the verdict.
+    @Test func findingsOfUnknownSeverityOrKindAreRefused() {
+        var fatal = sampleDocument().diagnostics[1]
+        fatal.severity = "fatal"
+        #expect(failure([("a.json", shard(1, of: 2, [passed], [fatal])), ("b.json", shard(2, of: 2, [failed], []))])
+                == .init(file: "a.json", reason: "a finding of severity 'fatal'; findings are errors, warnings or notes"))
+        var strange = sampleDocument().diagnostics[1]
+        strange.id = "all-good"
+        #expect(failure([("a.json", shard(1, of: 2, [passed], [])), ("b.json", shard(2, of: 2, [failed], [strange]))])
+                == .init(file: "b.json", reason: "a finding of a kind this coursebook does not know ('all-good')"))
+    }
+}
+
+/// One line as printed: nothing in it ends the line, drives the terminal or starts a GitHub
+/// Actions workflow command (as actions/runner's ActionCommand parses them).
+struct LogLineTests {
+    @Test func aLineStaysOneLine() {
+        #expect(LogLine.shown("lessons\n01.md:3:1: error: forged") == "lessons<U+000A>01.md:3:1: error: forged")
+        #expect(LogLine.shown("a\rb\u{2028}c\u{2029}d\u{85}e\u{202E}f\tg") == "a<U+000D>b<U+2028>c<U+2029>d<U+0085>e<U+202E>f\tg")
+        #expect(LogLine.shown("plain text, é, 😀") == "plain text, é, 😀")
+    }
+
+    /// A command starts a line after its white space is trimmed (.NET's TrimStart: tabs,
+    /// spaces, no-break and ideographic spaces ...): the second colon is shown as `<U+003A>`.
+    @Test func noLineStartsACommand() {
+        for start in ["", "    ", "\t", "\u{A0}", "\u{3000}", "\u{2003}", "\u{FEFF}", "\u{200B} "] {
+            #expect(LogLine.shown(start + "::stop-commands::x") == start + ":<U+003A>stop-commands::x", "\(Array(start.unicodeScalars))")
+        }
+        // A control before it is shown, and so no longer white space: nothing to neutralize.
+        #expect(LogLine.shown("\u{B}::error::x") == "<U+000B>::error::x")
+        // `::` inside a line is no command.
+        #expect(LogLine.shown("+a::b") == "+a::b")
+        #expect(LogLine.shown(":x") == ":x")
+    }
+
+    /// `##[` is read anywhere in a line: its bracket is shown as `<U+005B>`, every time.
+    @Test func noLineHoldsALegacyCommand() {
+        #expect(LogLine.shown("+ out ##[set-output name=x;]y") == "+ out ##<U+005B>set-output name=x;]y")
+        #expect(LogLine.shown("###[[##[") == "###<U+005B>[##<U+005B>")
+        #expect(LogLine.shown("#[x] # [y]") == "#[x] # [y]")
+        #expect(LogLine.command("::error file=a.md::x ##[add-mask]y") == "::error file=a.md::x ##<U+005B>add-mask]y")
+    }
+
+    /// The colours of the formatter pass only when asked for; any other escape is shown.
+    @Test func onlyTheFormattersColours() {
+        let painted = "a.md:1:1: \u{1B}[1;31merror:\u{1B}[0m x \u{1B}]0;title\u{7}"
+        #expect(LogLine.shown(painted, colours: true) == "a.md:1:1: \u{1B}[1;31merror:\u{1B}[0m x <U+001B>]0;title<U+0007>")
+        #expect(LogLine.shown(painted) == "a.md:1:1: <U+001B>[1;31merror:<U+001B>[0m x <U+001B>]0;title<U+0007>")
     }
 }
 

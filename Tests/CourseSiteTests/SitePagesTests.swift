@@ -364,3 +364,21 @@ struct PageNamesInLinksTests {
         #expect(files.text("limitations.html").contains("href=\"02-c%23%3F.html#dr1\""))
     }
 }
+
+/// Bidirectional controls on the page: a marked token in text, plain text in an attribute, marks
+/// shown only inside `<pre>`.
+struct BidiTokensTests {
+    @Test func tokensInHTML() {
+        #expect(BidiTokens.inHTML("<p>a\u{202E}b \u{200F}c</p>")
+                == "<p>a<mark class=\"bidi\" title=\"U+202E RIGHT-TO-LEFT OVERRIDE\">U+202E</mark>b \u{200F}c</p>")
+        #expect(BidiTokens.inHTML("<pre class=\"code\"><code>x \u{200F}+ 1</code></pre><p>\u{200F}</p>")
+                == "<pre class=\"code\"><code>x <mark class=\"bidi\" title=\"U+200F RIGHT-TO-LEFT MARK\">U+200F</mark>+ 1</code></pre><p>\u{200F}</p>")
+        #expect(BidiTokens.inHTML("<abbr title=\"x\u{2066}y\">z</abbr>") == "<abbr title=\"xU+2066y\">z</abbr>")
+        let plain = "<p>“Türkçe” — no controls</p>"
+        #expect(BidiTokens.inHTML(plain) == plain)
+    }
+
+    @Test func tokensInText() {
+        #expect(BidiTokens.inText("Title \u{202E}x\u{200F}") == "Title <U+202E>x\u{200F}")
+    }
+}

@@ -152,7 +152,7 @@ struct HTTPExchange {
     }
 
     static func get(_ path: String, port: UInt16) throws -> HTTPExchange {
-        try send("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n", port: port)
+        try send("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n", port: port)
     }
 
     /// A connected socket, reads timing out after 30 s.
@@ -182,7 +182,7 @@ final class EventStream {
 
     init(port: UInt16, path: String) throws {
         connection = try HTTPExchange.connect(port: port)
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n"
         _ = request.utf8CString.withUnsafeBufferPointer { write(connection, $0.baseAddress, $0.count - 1) }
     }
 

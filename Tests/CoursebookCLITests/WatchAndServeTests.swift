@@ -125,7 +125,7 @@ import Glibc
         #expect(!css.body.contains("EventSource"))
         let missing = try HTTPExchange.get("/nothing.html", port: port)
         #expect(missing.status == 404)
-        let post = try HTTPExchange.send("POST /index.html HTTP/1.0\r\nContent-Length: 2\r\n\r\nhi", port: port)
+        let post = try HTTPExchange.send("POST /index.html HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 2\r\n\r\nhi", port: port)
         #expect(post.status == 405)
         #expect(post.headers["allow"] == "GET, HEAD")
         for way in ["/../course/course.json", "/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/../../../../../etc/passwd",
@@ -134,7 +134,7 @@ import Glibc
             #expect(out.status == 404, "\(way): \(out.status)")
             #expect(!out.body.contains("root:") && !out.body.contains("\"title\""), "\(way)")
         }
-        let head = try HTTPExchange.send("HEAD /02-sums.html HTTP/1.0\r\n\r\n", port: port)
+        let head = try HTTPExchange.send("HEAD /02-sums.html HTTP/1.0\r\nHost: localhost:\(port)\r\n\r\n", port: port)
         #expect(head.status == 200 && head.body.isEmpty)
 
         // An edit that breaks the check: a reload event, and the page shows the findings.
@@ -171,6 +171,41 @@ import Glibc
         #expect(try coursebook(["build", "course", "--out", "site", "--no-search"], in: root).status == 0)
         let published = try String(contentsOf: root.appendingPathComponent("site/index.html"), encoding: .utf8)
         #expect(!published.contains("EventSource") && !published.contains("_coursebook"))
+    }
+
+    /// `serve` as a page of another site and a flood of half-sent requests meet it: a `Host`
+    /// other than its own (DNS rebinding) gets 403 and none of the course; 1,100 connections
+    /// that each sent half a request, held open, leave a fresh request answered at once.
+    @Test func serveAnswersItsOwnHostAndAlwaysAFreshRequest() throws {
+        let (root, _) = try authorLoopCourse("serve-hostile")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let serve = try RunningCommand(["serve", "course", "--port", "0", "--no-search"], in: root)
+        let announced = try #require(serve.waitForLine { $0.hasPrefix("serving") }, "\(serve.standardError)")
+        let words = serve.lines[announced].text.split(separator: " ")
+        let port = try #require(UInt16(words[3].dropFirst("http://127.0.0.1:".count).dropLast()))
+        _ = try #require(serve.waitForLine(from: announced) { $0.hasPrefix("watching") }, "\(serve.standardError)")
+
+        let rebound = try HTTPExchange.send("GET /01-tally.html HTTP/1.1\r\nHost: evil.example:\(port)\r\nConnection: close\r\n\r\n", port: port)
+        #expect(rebound.status == 403)
+        #expect(!rebound.body.contains("Tally") && !rebound.body.contains("tally"), "\(rebound.body)")
+        let events = try HTTPExchange.send("GET /_coursebook/events HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n", port: port)
+        #expect(events.status == 403)
+        let own = try HTTPExchange.send("GET /01-tally.html HTTP/1.1\r\nHost: localhost:\(port)\r\nConnection: close\r\n\r\n", port: port)
+        #expect(own.status == 200)
+
+        var held: [Int32] = []
+        defer { held.forEach { close($0) } }
+        for _ in 0..<1100 {
+            let connection = try HTTPExchange.connect(port: port)
+            held.append(connection)
+            let half = "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Slow: "
+            _ = half.utf8CString.withUnsafeBufferPointer { write(connection, $0.baseAddress, $0.count - 1) }
+        }
+        let asked = ContinuousClock.now
+        let fresh = try HTTPExchange.get("/02-sums.html", port: port)
+        #expect(fresh.status == 200 && fresh.body.contains("Sums"))
+        #expect(ContinuousClock.now - asked < .seconds(3), "answered after \(ContinuousClock.now - asked)")
+        #expect(serve.stop(SIGINT) == 130)
     }
 
     /// Without a course folder there is nothing to watch or serve: exit status 2 at once.

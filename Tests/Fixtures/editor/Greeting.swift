@@ -1,0 +1,1 @@
+func greet(_ name: String) -> String { "hello, \(name)" }
