@@ -1,3 +1,4 @@
+import CourseFiles
 import CourseModel
 import Foundation
 
@@ -20,6 +21,8 @@ package enum LinkCheck {
         case file(String)
         case missing
         case folder
+        /// A named pipe, a device or a socket: never opened, never carried.
+        case special(kind: String)
         case outside
         case hidden
     }
@@ -31,8 +34,9 @@ package enum LinkCheck {
     package static func check(_ lessons: [Lesson], folder: String, displayFolder: String,
                               lessonFiles: Set<String>) -> Findings {
         var findings = Findings()
-        var known: [String: Found] = [:]
-        var listed: Set<String> = []
+        // By bytes: two spellings of one name (see `ExactName`) are two files on disk.
+        var known: [ExactName: Found] = [:]
+        var listed: Set<ExactName> = []
         let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
 
         for lesson in lessons {
@@ -62,13 +66,13 @@ package enum LinkCheck {
                         findings.diagnostics.append(outside(what, shown, here))
                         continue
                     }
-                    let found = known[inside] ?? classify(inside, folder: folder, root: root, lessonFiles: lessonFiles)
-                    known[inside] = found
+                    let found = known[ExactName(inside)] ?? classify(inside, folder: folder, root: root, lessonFiles: lessonFiles)
+                    known[ExactName(inside)] = found
                     switch found {
                     case .lesson:
                         break
                     case .file(let file):
-                        if listed.insert(file).inserted { findings.files.append(file) }
+                        if listed.insert(ExactName(file)).inserted { findings.files.append(file) }
                     case .missing:
                         findings.diagnostics.append(.warning(
                             .linkTargetMissing,
@@ -78,6 +82,11 @@ package enum LinkCheck {
                         findings.diagnostics.append(.warning(
                             .linkTargetMissing,
                             "\(what) '\(shown)' points at a folder; the site carries files only, so link a file in it",
+                            at: here))
+                    case .special(let kind):
+                        findings.diagnostics.append(.warning(
+                            .linkTargetMissing,
+                            "\(what) '\(shown)' points at \(kind), not a regular file; the site carries regular files only, and coursebook does not open it",
                             at: here))
                     case .outside:
                         findings.diagnostics.append(outside(what, shown, here))
@@ -109,6 +118,9 @@ package enum LinkCheck {
         // A symbolic link may lead out of the course: the site publishes only what lies inside.
         let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         guard real.hasPrefix(root + "/") else { return .outside }
-        return isFolder.boolValue ? .folder : .file(inside)
+        if isFolder.boolValue { return .folder }
+        var info = stat()
+        if stat(path, &info) == 0, let kind = FileReadFailure.kind(ofMode: info.st_mode) { return .special(kind: kind) }
+        return .file(inside)
     }
 }
