@@ -432,12 +432,14 @@ extension SandboxIdentityTests {
         let secret = NSHomeDirectory() + "/coursebook-test-secret-\(UUID().uuidString)"
         try Data("hunter2".utf8).write(to: URL(fileURLWithPath: secret))
         defer { try? FileManager.default.removeItem(atPath: secret) }
+        // A name of this run's own: a file another run left cannot fail this one.
+        let planted = "/usr/coursebook-test-\(UUID().uuidString)"
         let script = try fakeCompiler(in: tools, probe: """
             say() { echo "error: $1" >&2; }
             (echo 45 > /proc/sys/fs/lease-break-time) 2>/dev/null && say "sysctl written" || say "sysctl read-only"
             touch "\(course.path)/pwned" 2>/dev/null && say "course written" || say "course out of reach"
             cat "\(secret)" > /dev/null 2>&1 && say "home seen" || say "home out of sight"
-            touch /usr/pwned 2>/dev/null && say "system written" || say "system read-only"
+            touch \(planted) 2>/dev/null && say "system written" || say "system read-only"
             touch ./written 2>/dev/null && say "own folder writable" || say "own folder read-only"
             (exec 3<>/dev/tcp/127.0.0.1/\(port)) 2>/dev/null && say "network reached" || say "no network"
             """)
@@ -449,7 +451,7 @@ extension SandboxIdentityTests {
         #expect(result.standardError == ["sysctl read-only", "course out of reach", "home out of sight", "system read-only",
                                          "own folder writable", "no network"].map { place + $0 + "\n" }.joined(), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: course.appendingPathComponent("pwned").path))
-        #expect(!FileManager.default.fileExists(atPath: "/usr/pwned"))
+        #expect(!FileManager.default.fileExists(atPath: planted))
     }
 
     /// Four processes of 100 MiB each under a limit of 128 MiB per job (the driver runs two
