@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -28,4 +29,14 @@ int coursebook_pidfd_open(pid_t pid) {
 
 int coursebook_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+int coursebook_disable_address_randomization(void) {
+    int persona = personality(0xffffffff);
+    if (persona < 0 || personality((unsigned long)persona | ADDR_NO_RANDOMIZE) < 0) return -1;
+    return persona;
+}
+
+void coursebook_restore_personality(int persona) {
+    if (persona >= 0) personality((unsigned long)persona);
 }

@@ -30,7 +30,8 @@ package struct ScenarioPlace: Hashable, Sendable {
 /// runs the scenarios before and writes the rewrites after).
 package enum CourseCheck {
     /// The scenarios a check runs (every one that is not skipped), in course order, with the
-    /// source the runner compiles.
+    /// source the runner compiles: in its language mode, type-checked only when it must fail
+    /// to compile.
     package static func scenariosToRun(_ course: Course) -> [(place: ScenarioPlace, source: ScenarioSource)] {
         var found: [(ScenarioPlace, ScenarioSource)] = []
         for (lessonIndex, lesson) in course.lessons.enumerated() {
@@ -38,7 +39,9 @@ package enum CourseCheck {
                 found.append((ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex),
                               ScenarioSource(code: scenario.code, file: lesson.path,
                                              firstLine: scenario.block.firstCodeLine,
-                                             columnOffsets: scenario.block.columnOffsets)))
+                                             columnOffsets: scenario.block.columnOffsets,
+                                             languageMode: scenario.languageMode ?? course.config.languageMode,
+                                             goal: scenario.expectation.kind == .errors ? .typeCheck : .run)))
             }
         }
         return found
@@ -89,7 +92,7 @@ package enum CourseCheck {
                     diagrams = drawn.diagrams
                     diagnostics += drawn.findings
                 }
-                if let edit = verdict.edit {
+                for edit in verdict.edits {
                     edits[lessonIndex, default: []].append(edit)
                     if case .insertOutput = edit.kind {
                         diagnostics.removeAll { $0.id == .scenarioWithoutOutput && $0.location == lesson.location(line: scenario.line) }
@@ -146,7 +149,8 @@ package enum CourseCheck {
         var scenarios: [(verdict: Verdict, drawn: (diagrams: [ChangeDiagram], findings: [Diagnostic])?)?]
     }
 
-    typealias Verdict = (status: ScenarioResult.Status, findings: [Diagnostic], edit: BlockRewrite.Edit?)
+    /// What a scenario's outcome means against what its lesson expects (see `Verdicts`).
+    typealias Verdict = (status: ScenarioResult.Status, findings: [Diagnostic], edits: [BlockRewrite.Edit])
 
     static func judgeLessons(_ course: Course, facts: CourseFacts, outcomes: [ScenarioPlace: ScenarioOutcome],
                              options: CheckOptions, scope: CheckScope) -> [LessonJudgement] {
@@ -161,9 +165,10 @@ package enum CourseCheck {
             let scenarios = lesson.scenarios.indices.map { scenarioIndex -> (verdict: Verdict, drawn: (diagrams: [ChangeDiagram], findings: [Diagnostic])?)? in
                 let scenario = lesson.scenarios[scenarioIndex]
                 guard let outcome = outcomes[ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex)] else { return nil }
-                let verdict = evaluate(scenario, outcome: outcome, in: lesson, update: options.update)
+                let verdict = evaluate(scenario, outcome: outcome, in: lesson, coreFiles: course.coreFiles,
+                                       update: options.update)
                 guard verdict.status == .passed, course.config.diagrams == .on, scenario.drawsDiagrams,
-                      let output = outcome.completedOutput else { return (verdict, nil) }
+                      scenario.expectation.kind == .output, let output = outcome.completedOutput else { return (verdict, nil) }
                 return (verdict, ChangeDiagramRules.diagrams(for: scenario, output: output,
                                                              trees: facts[lessonIndex, scenario.block.id]?.trees ?? .none,
                                                              in: lesson))
@@ -224,37 +229,9 @@ package enum CourseCheck {
                         at: lesson.location(line: line, column: column))
     }
 
-    /// What a scenario's run means: passed or failed, the findings, and with `update` the
-    /// edit that makes its `output` block say what it printed.
-    static func evaluate(_ scenario: Scenario, outcome: ScenarioOutcome, in lesson: Lesson,
-                         update: Bool) -> (status: ScenarioResult.Status, findings: [Diagnostic], edit: BlockRewrite.Edit?) {
-        guard let printed = outcome.completedOutput else {
-            return (.failed, ScenarioFailure.findings(scenario, outcome: outcome, in: lesson), nil)
-        }
-        if let byte = unholdableByte(in: printed) {
-            return (.failed, [.error(
-                .outputUnholdable,
-                "scenario printed \(byte.name) on line \(byte.line) of its output, which an 'output' block cannot hold (\(byte.why)); print it some other way, such as escaped",
-                at: lesson.location(line: scenario.line))], nil)
-        }
-        let output = lessonOutput(printed)
-        guard let expected = scenario.expected else {
-            // The missing block is already an error of the lesson's structure.
-            guard update else { return (.failed, [], nil) }
-            return (.passed, [], outputEdit(for: scenario, printed: printed))
-        }
-        if sameIgnoringFinalNewline(expected.code, output) {
-            return (.passed, [], nil)
-        }
-        guard update else {
-            return (.failed, [mismatch(scenario, expected: expected, actual: output, in: lesson)], nil)
-        }
-        return (.passed, [], outputEdit(for: scenario, printed: printed))
-    }
-
     /// A scenario's output as an `output` block holds it: a lesson reads CRLF as a line end,
     /// as LF, so the check compares it so and `--update` writes it so.
-    static func lessonOutput(_ printed: String) -> String {
+    package static func lessonOutput(_ printed: String) -> String {
         printed.containsBytes("\r") ? printed.replacingOccurrences(of: "\r\n", with: "\n") : printed
     }
 
@@ -264,12 +241,12 @@ package enum CourseCheck {
     package static func outputEdit(for scenario: Scenario, printed: String) -> BlockRewrite.Edit? {
         guard unholdableByte(in: printed) == nil else { return nil }
         let output = lessonOutput(printed)
-        guard let expected = scenario.expected else {
+        guard let expected = scenario.expectation.output else {
             return .init(.insertOutput(after: scenario.block), code: output,
                          summary: "inserted an output block for the scenario at line \(scenario.line)")
         }
-        if sameIgnoringFinalNewline(expected.code, output) { return nil }
-        return .init(.replaceCode(expected), code: output,
+        if OutputExpectation.matches(expected.code, output) { return nil }
+        return .init(.replaceCode(expected), code: TextMatch.rewritten(expected.code, toStandFor: output),
                      summary: "updated the output block of the scenario at line \(scenario.line)")
     }
 
@@ -293,21 +270,6 @@ package enum CourseCheck {
             }
         }
         return nil
-    }
-
-    /// The finding for an output that differs: at the first expected line that differs, with
-    /// a unified diff from the expected block to what the scenario printed.
-    static func mismatch(_ scenario: Scenario, expected: CodeBlock, actual: String, in lesson: Lesson) -> Diagnostic {
-        let expectedLines = LineDiff.lines(expected.code)
-        let actualLines = LineDiff.lines(actual)
-        let first = LineDiff.firstDifference(expectedLines, actualLines)
-        return .error(
-            .outputMismatch,
-            "output of the scenario at line \(scenario.line) differs from its 'output' block at line \(expected.line)",
-            at: lesson.location(line: expected.firstCodeLine + first),
-            attachment: LineDiff.unified(from: expected.code, to: actual,
-                                         oldLabel: "expected (\(lesson.path):\(expected.line))",
-                                         newLabel: "actual"))
     }
 
     /// Core file findings first, then lessons in course order, each by line and column.

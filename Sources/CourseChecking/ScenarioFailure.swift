@@ -5,26 +5,17 @@ import Foundation
 enum ScenarioFailure {
     static func findings(_ scenario: Scenario, outcome: ScenarioOutcome, in lesson: Lesson) -> [Diagnostic] {
         let here = lesson.location(line: scenario.line)
-        func printed(_ output: String, _ standardError: String) -> String? {
-            var parts: [String] = []
-            if !output.isEmpty { parts.append("standard output:\n" + indented(output)) }
-            let errors = withoutStackTrace(standardError)
-            if !errors.isEmpty { parts.append("standard error:\n" + indented(lastLines(errors, 40))) }
-            return parts.isEmpty ? nil : parts.joined(separator: "\n")
-        }
         switch outcome {
         case .completed, .coreFailed:
             return []
         case .compileFailed(let diagnostics):
             return diagnostics
-        case let .crashed(termination, output, standardError):
-            let how: String
-            switch termination {
-            case .signaled: how = "crashed: \(termination)"
-            case .exited(0): how = "ended its program before finishing"
-            case .exited(let status): how = "exited with status \(status)"
-            }
-            return [.error(.scenarioCrashed, "scenario \(how)", at: here,
+        case .typeChecked(let check, _):
+            // Only an `errors` scenario is type-checked without running; its verdict says more.
+            return check.compiles ? [] : [.error(.compileError, "scenario does not compile", at: here,
+                                                  attachment: check.blockText)]
+        case let .crashed(termination, output, standardError, _):
+            return [.error(.scenarioCrashed, "scenario \(how(termination))", at: here,
                            attachment: printed(output, standardError))]
         case let .timedOut(limit, output, standardError):
             return [.error(.scenarioTimeout,
@@ -58,6 +49,25 @@ enum ScenarioFailure {
         case .openFiles: return "--file-limit"
         case .temporarySpace: return "--tmp-size"
         }
+    }
+
+    /// How a program ended, said after "scenario": `crashed: signal 11 (SIGSEGV)`, `exited with
+    /// status 3`.
+    static func how(_ termination: Termination) -> String {
+        switch termination {
+        case .signaled: "crashed: \(termination)"
+        case .exited(0): "ended its program before finishing"
+        case .exited(let status): "exited with status \(status)"
+        }
+    }
+
+    /// What a program printed, for under a finding; nil when it printed nothing.
+    static func printed(_ output: String, _ standardError: String) -> String? {
+        var parts: [String] = []
+        if !output.isEmpty { parts.append("standard output:\n" + indented(output)) }
+        let errors = withoutStackTrace(standardError)
+        if !errors.isEmpty { parts.append("standard error:\n" + indented(lastLines(errors, 40))) }
+        return parts.isEmpty ? nil : parts.joined(separator: "\n")
     }
 
     private static func indented(_ text: String) -> String {

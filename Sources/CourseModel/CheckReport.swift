@@ -30,15 +30,36 @@ package struct ScenarioResult: Sendable {
         self.diagrams = diagrams
     }
 
-    /// Whether its output came from the cache instead of a run.
+    /// Whether its outcome came from the cache instead of a run.
     package var fromCache: Bool {
-        if case .completed(_, _, true) = outcome { return true }
-        return false
+        switch outcome {
+        case .completed(_, _, true)?, .crashed(_, _, _, true)?, .typeChecked(_, true)?: return true
+        default: return false
+        }
     }
 
-    /// The output the page shows under the scenario: what it printed when it passed.
+    /// The output the page shows under the scenario: what it printed when it passed (for a
+    /// trap, before it trapped).
     package var verifiedOutput: String? {
-        status == .passed ? outcome?.completedOutput : nil
+        guard status == .passed else { return nil }
+        switch outcome {
+        case let .completed(output, _, _)?: return output
+        case let .crashed(termination, output, _, _)? where TrapMessage.isTrap(termination): return output
+        default: return nil
+        }
+    }
+
+    /// The runtime's message of a trap scenario that passed (empty for a trap without one).
+    package var verifiedTrap: String? {
+        guard status == .passed, scenario.expectation.kind == .trap,
+              case let .crashed(termination, _, standardError, _)? = outcome, TrapMessage.isTrap(termination) else { return nil }
+        return TrapMessage.of(standardError: standardError)
+    }
+
+    /// The compiler's errors of an `errors` scenario that passed: what its lesson said.
+    package var verifiedErrors: [CompilerError]? {
+        guard status == .passed, case let .typeChecked(check, _)? = outcome else { return nil }
+        return check.errors
     }
 }
 
@@ -83,6 +104,9 @@ package struct CheckReport: Sendable {
     package var cachedCount: Int
     package var compilerRuns: Int
     package var compilerVersion: String
+    /// The language mode the compiler takes when none is given (`swiftc` with no
+    /// `-swift-version`); nil when it could not be told.
+    package var compilerLanguageMode: LanguageMode?
 
     /// Where the scenario programs ran.
     package var sandbox: SandboxUse = .notNeeded
@@ -118,6 +142,12 @@ package struct CheckReport: Sendable {
         let words = compilerVersion.split(separator: " ")
         if let index = words.firstIndex(of: "version"), index + 1 < words.count { return String(words[index + 1]) }
         return compilerVersion
+    }
+
+    /// The language mode a scenario was compiled in: its own, the course's, or the compiler's
+    /// default; nil when none can be told.
+    package func languageMode(of scenario: Scenario, in course: CourseConfig) -> LanguageMode? {
+        scenario.languageMode ?? course.languageMode ?? compilerLanguageMode
     }
 
     /// The blocks `--update` changed, in course order.

@@ -42,13 +42,18 @@ package struct CourseConfig: Sendable, Equatable {
     package var limitNotes: LimitNotePolicy
     /// Whether scenarios get change diagrams.
     package var diagrams: DiagramPolicy
+    /// The language mode scenarios are compiled in (`-swift-version N`); nil for the
+    /// compiler's default. A block may give its own (`language-mode=N`).
+    package var languageMode: LanguageMode?
     /// The lesson file that is the course's glossary (`08-glossary.md`), nil for none: its
     /// two-column tables are shown as definition lists, and the lessons link its terms.
     package var glossary: String?
 
     package init(title: String, language: String, core: [String], description: String? = nil,
                  templates: String? = nil, typography: Typography = .plain,
-                 limitNotes: LimitNotePolicy = .required, diagrams: DiagramPolicy = .on, glossary: String? = nil) {
+                 limitNotes: LimitNotePolicy = .required, diagrams: DiagramPolicy = .on,
+                 languageMode: LanguageMode? = nil, glossary: String? = nil) {
+        self.languageMode = languageMode
         self.title = title
         self.language = language
         self.core = core

@@ -134,6 +134,10 @@ package enum CodeBlockRole: Sendable, Equatable {
     case skippedScenario
     /// `output`: the expected standard output of the scenario above.
     case output
+    /// `errors`: the compiler's errors that the scenario above must fail to compile with.
+    case errors
+    /// `trap`: the runtime's message as the scenario above traps (after its `output` block).
+    case trap
     /// `swift core` / `swift core=Name.swift`: a listing that must equal a core file.
     case coreListing(name: String?)
     /// `swift`: shown and syntax-checked, never run.
@@ -184,18 +188,27 @@ package struct CodeBlock: Sendable, Equatable {
     }
 }
 
-/// A scenario: a `main.swift` compiled with the core files, run, its output compared.
+/// A scenario: a `main.swift` compiled with the core files, and what its lesson says it must
+/// do (print an output, be refused by the compiler, trap).
 package struct Scenario: Sendable, Equatable {
     package var block: CodeBlock
     package var isSkipped: Bool
-    /// The `output` block that follows it; nil when there is none (an error unless skipped).
-    package var expected: CodeBlock?
+    /// The blocks after it that say what it must do; empty when there is none (an error unless
+    /// skipped).
+    package var expectation: Expectation
+    /// Its `language-mode=N` attribute; nil when it takes the course's.
+    package var languageMode: LanguageMode?
 
-    package init(block: CodeBlock, isSkipped: Bool, expected: CodeBlock?) {
+    package init(block: CodeBlock, isSkipped: Bool, expectation: Expectation = Expectation(),
+                 languageMode: LanguageMode? = nil) {
         self.block = block
         self.isSkipped = isSkipped
-        self.expected = expected
+        self.expectation = expectation
+        self.languageMode = languageMode
     }
+
+    /// Its `output` block, when it has one.
+    package var expected: CodeBlock? { expectation.output }
 
     package var code: String { block.code }
     package var line: Int { block.line }

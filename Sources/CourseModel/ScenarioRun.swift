@@ -12,16 +12,36 @@ package struct ScenarioSource: Sendable, Equatable {
     package var firstLine: Int
     /// Bytes before the code on each of its lesson lines (see `CodeBlock.columnOffsets`).
     package var columnOffsets: [Int]
+    /// `-swift-version N`; nil for the compiler's default.
+    package var languageMode: LanguageMode?
+    /// What the run must find out: how the program runs, or only what the type checker says.
+    package var goal: ScenarioGoal
+    /// Its code declares nothing the core files could see (see SwiftReading's `CoreReach`):
+    /// what type-checking the core says does not depend on it, so a run of many type-checks
+    /// may check the core once for all such scenarios.
+    package var leavesCoreAlone = false
 
-    package init(code: String, file: String, firstLine: Int, columnOffsets: [Int]) {
+    package init(code: String, file: String, firstLine: Int, columnOffsets: [Int],
+                 languageMode: LanguageMode? = nil, goal: ScenarioGoal = .run) {
         self.code = code
         self.file = file
         self.firstLine = firstLine
         self.columnOffsets = columnOffsets
+        self.languageMode = languageMode
+        self.goal = goal
     }
 
     /// The lesson lines the scenario's code occupies.
     package var lines: Range<Int> { firstLine..<firstLine + max(columnOffsets.count, 1) }
+}
+
+/// What running a scenario must find out.
+package enum ScenarioGoal: String, Sendable, Equatable {
+    /// Compile, link and run it: what it prints and how it ends.
+    case run
+    /// Type-check it alone as `main.swift` and no more (an `errors` scenario): the compiler's
+    /// errors. Nothing is linked or run.
+    case typeCheck
 }
 
 /// Whether a scenario can be compiled inside a function, next to others, or needs a program of
@@ -90,8 +110,11 @@ package enum ScenarioOutcome: Sendable, Equatable {
     case compileFailed([Diagnostic])
     /// The core files did not compile, so no scenario could (reported once, on its own).
     case coreFailed
-    /// It trapped, crashed or exited with a status other than 0.
-    case crashed(Termination, output: String, standardError: String)
+    /// It trapped, crashed or exited with a status other than 0. Only a trap (a signal of
+    /// `TrapMessage.signals`), which the same program meets on every run, comes from the cache.
+    case crashed(Termination, output: String, standardError: String, fromCache: Bool = false)
+    /// An `errors` scenario, type-checked and not run: what the compiler said.
+    case typeChecked(TypeCheck, fromCache: Bool)
     /// It ran past the time limit and was killed.
     case timedOut(limit: Duration, output: String, standardError: String)
     /// It printed more than the cap and was killed; `output` is cut at the cap.
@@ -119,6 +142,9 @@ package struct RunSettings: Sendable, Equatable {
     package var compileTimeLimit: Duration = .seconds(300)
     /// Whether scenario programs run in the sandbox (`--sandbox`, `--no-sandbox`).
     package var sandbox: SandboxMode = .automatic
+    /// The course's language mode (`course.json`), in which batches are compiled; nil for the
+    /// compiler's default. A scenario in another mode is a program of its own.
+    package var languageMode: LanguageMode?
     /// Folders a scenario must not reach even where the sandbox shows the system: the
     /// course's, the cache's.
     package var hiddenFolders: [String] = []

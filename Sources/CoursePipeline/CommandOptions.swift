@@ -88,6 +88,9 @@ package struct ServeCommandOptions: Sendable, Equatable {
 package struct NewLessonOptions: Sendable, Equatable {
     package var course = "lessons"
     package var title = ""
+    /// `--errors`: the skeleton's scenario is one the compiler must refuse (an `errors` block
+    /// in place of the `output` block).
+    package var errors = false
 
     package init() {}
 }

@@ -36,7 +36,8 @@ extension Pipeline {
             lastNote = loaded.course.lessons.flatMap(\.notes).map(\.number).max() ?? 0
         }
         let (fileName, shortened) = LessonSkeleton.fileName(after: names, title: options.title, language: config.language)
-        let text = LessonSkeleton.text(title: options.title, language: config.language, limitNote: lastNote + 1)
+        let text = LessonSkeleton.text(title: options.title, language: config.language, limitNote: lastNote + 1,
+                                       errors: options.errors)
         do {
             try Self.writeNew(Array(text.utf8), to: absolute + "/" + fileName)
         } catch {
@@ -105,20 +106,23 @@ package enum LessonSkeleton {
         return String(decoding: slug.utf8.prefix(bytes), as: UTF8.self)
     }
 
-    package static func text(title: String, language: String, limitNote: Int) -> String {
+    /// - Parameter errors: the scenario is one the compiler refuses (a constant assigned
+    ///   again), under an empty `errors` block instead of an `output` block.
+    package static func text(title: String, language: String, limitNote: Int, errors: Bool = false) -> String {
         let words = words(language)
         let literal = title.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return """
-            # \(title)
+        let scenario = errors ? """
+            ```swift scenario
+            // main.swift — \(words.refusedCaption)
+            let title = "\(literal)"
+            title = "\(literal)!"
+            ```
 
-            \(words.opening(title))
+            ```errors
+            ```
 
-            <!-- \(words.openingNote) -->
-
-            ## \(words.section)
-
-            <!-- \(words.sectionNote) -->
-
+            <!-- \(words.errorsNote) -->
+            """ : """
             ```swift scenario
             // main.swift — \(words.caption)
             print("\(literal)")
@@ -128,6 +132,19 @@ package enum LessonSkeleton {
             ```
 
             <!-- \(words.readingNote) -->
+            """
+        return """
+            # \(title)
+
+            \(words.opening(title))
+
+            <!-- \(words.openingNote) -->
+
+            ## \(words.section)
+
+            <!-- \(errors ? words.errorsSectionNote : words.sectionNote) -->
+
+            \(scenario)
 
             DR\(limitNote). \(words.limitNote)
 
@@ -143,6 +160,9 @@ package enum LessonSkeleton {
         var caption: String
         var readingNote: String
         var limitNote: String
+        var refusedCaption: String
+        var errorsSectionNote: String
+        var errorsNote: String
     }
 
     static func words(_ language: String) -> Words {
@@ -155,7 +175,10 @@ package enum LessonSkeleton {
                 sectionNote: "Okurun yazacağı kodu bir `swift` bloğunda gösterin; aynı durumu aşağıdaki senaryoda ölçün. 'coursebook check --update' çıktı bloğunu doldurur.",
                 caption: "bu ölçüm neyi gösteriyor",
                 readingNote: "Sayıların ne dediğini yazın: ne yeniden hesaplandı, ne atlandı ve neden.",
-                limitNote: "Bu ölçümün neyi ölçmediğini buraya yazın.")
+                limitNote: "Bu ölçümün neyi ölçmediğini buraya yazın.",
+                refusedCaption: "derleyicinin reddettiği kod",
+                errorsSectionNote: "Derleyicinin reddetmesi gereken kodu aşağıdaki senaryoya yazın. 'coursebook check --update' errors bloğunu derleyicinin hatalarıyla doldurur.",
+                errorsNote: "Derleyicinin neden reddettiğini yazın; aynı kodun derlenen hâlini başka bir senaryoda gösterebilirsiniz.")
         }
         return Words(
             fallbackName: "lesson",
@@ -165,6 +188,9 @@ package enum LessonSkeleton {
             sectionNote: "Show the code a reader would write, then measure the same situation in the scenario below. 'coursebook check --update' fills in its output block.",
             caption: "what this measurement shows",
             readingNote: "Say what the numbers mean.",
-            limitNote: "Write here what this measurement did not measure.")
+            limitNote: "Write here what this measurement did not measure.",
+            refusedCaption: "what the compiler refuses",
+            errorsSectionNote: "Write the code the compiler must refuse in the scenario below. 'coursebook check --update' fills its errors block with the compiler's errors.",
+            errorsNote: "Say why the compiler refuses it; another scenario can show the code that compiles.")
     }
 }

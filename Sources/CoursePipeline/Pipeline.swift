@@ -308,6 +308,12 @@ package struct Pipeline: Sendable {
                                       onParse: { counts.swiftParses.add(1, ordering: .relaxed) },
                                       elsewhere: SwiftReadingProcess.elsewhere())
         var toRun = CourseCheck.scenariosToRun(course).filter { scope.includes(lesson: $0.place.lesson) }
+        if !course.coreFiles.isEmpty, toRun.contains(where: { $0.source.goal == .typeCheck }) {
+            let coreReach = CoreReach.names(ofCore: course.coreFiles.map(\.text))
+            for index in toRun.indices where toRun[index].source.goal == .typeCheck {
+                toRun[index].source.leavesCoreAlone = CoreReach.leavesCoreAlone(toRun[index].source.code, coreNames: coreReach)
+            }
+        }
         var facts = CourseFacts(course)
         var knownNames = Set<String>()
         var readingFindings: [Diagnostic] = []
@@ -331,6 +337,7 @@ package struct Pipeline: Sendable {
         settings.timeLimit = options.timeLimit
         settings.compileTimeLimit = options.compileTimeLimit
         settings.sandbox = options.sandbox
+        settings.languageMode = course.config.languageMode
         settings.limits = options.limits
         settings.outputCap = options.outputCap
         // Out of the sandbox's sight even where a system folder holds them (a repository under
@@ -362,12 +369,20 @@ package struct Pipeline: Sendable {
         let started: Background<RunStart>? = scope.shard != nil || sources.isEmpty ? nil : Background {
             runner.start(sources, batchGuess: guess)
         }
-        var readings = reader.read(toRun.map { ($0.source.code, forSite ? .highlighted : .problems) })
-        for (scenario, reading) in zip(toRun, readings) {
+        // An `errors` scenario is only type-checked, as `main.swift` whatever its shape: a check
+        // needs nothing of its reading (a build, its highlighting).
+        let needsReading = toRun.map { forSite || $0.source.goal == .run }
+        let read = reader.read(toRun.indices.filter { needsReading[$0] }.map { (toRun[$0].source.code, forSite ? .highlighted : .problems) })
+        var readings = [SwiftBlockReading](repeating: .notNeeded, count: toRun.count)
+        for (index, reading) in zip(toRun.indices.filter { needsReading[$0] }, read) {
+            readings[index] = reading
+            let scenario = toRun[index]
             let block = course.lessons[scenario.place.lesson].scenarios[scenario.place.scenario].block
             facts[scenario.place.lesson, block.id] = Self.facts(reading)
         }
-        var jobs = Self.jobs(toRun.map(\.source), readings: readings, coreNames: coreNames, corePlaces: corePlaces)
+        let traps = toRun.map { course.lessons[$0.place.lesson].scenarios[$0.place.scenario].expectation.kind == .trap }
+        var jobs = Self.jobs(toRun.map(\.source), readings: readings, coreNames: coreNames, corePlaces: corePlaces,
+                             traps: traps)
         if let shard = scope.shard {
             // Every shard reads every scenario's shape (from the cache, once it is warm) and
             // computes the same split; it runs its own share.
@@ -433,6 +448,7 @@ package struct Pipeline: Sendable {
             compilerVersion: compiler.version, options: CheckOptions(strict: options.strict, update: update),
             scope: scope, durations: durations)
         report.sandbox = run.sandbox
+        report.compilerLanguageMode = compiler.defaultLanguageMode
         report.cacheRefusals = run.cacheRefusals + reader.refusedEntries
         report.cacheProblem = cacheFolder == nil ? nil : ContentStore(folder: cacheFolder!).problem
         return (Checked(report: report, cacheUsed: cacheFolder != nil), facts)
@@ -485,10 +501,14 @@ package struct Pipeline: Sendable {
     /// what the core means, so such a scenario gets a program of its own. When the core uses
     /// `#line` and its kin (`corePlaces`), a default argument may carry a scenario's place into
     /// the core, and every scenario gets a program of its own.
+    /// A scenario that must trap (`traps`) runs alone too: its message is the one `main.swift`
+    /// gives (an address it names is a global's there, a local's in a batch).
     static func jobs(_ sources: [ScenarioSource], readings: [SwiftBlockReading], coreNames: Set<String>,
-                     corePlaces: Bool = false) -> [ScenarioJob] {
-        zip(sources, readings).map { source, reading in
+                     corePlaces: Bool = false, traps: [Bool] = []) -> [ScenarioJob] {
+        zip(sources, readings).enumerated().map { index, pair in
+            let (source, reading) = pair
             let ownProgram = corePlaces || reading.needsOwnProgram || !coreNames.isDisjoint(with: reading.declaredNames)
+                || (index < traps.count && traps[index])
             return ScenarioJob(source: source, shape: ScenarioShape(needsOwnProgram: ownProgram,
                                                                      hasMainAttribute: reading.hasMainAttribute))
         }

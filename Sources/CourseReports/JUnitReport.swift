@@ -19,7 +19,9 @@ package enum JUnitReport {
         for scenario in document.scenarios {
             let index = suite(scenario.file)
             let lessonName = lessonName(scenario.file)
-            let name = "\(lessonName): \(scenario.caption ?? "scenario") (line \(scenario.line))"
+            let what = scenario.expectation == "errors" ? ", must not compile" : scenario.expectation == "trap" ? ", must trap" : ""
+            let name = "\(lessonName): \(scenario.caption ?? "scenario") (line \(scenario.line)\(what))"
+            let expected = expectationText(scenario)
             var body = ""
             switch scenario.status {
             case "failed":
@@ -27,13 +29,13 @@ package enum JUnitReport {
                 let message = first?.message ?? "scenario failed"
                 let details = scenario.findings.map(plainText).joined(separator: "\n")
                 body = "<failure message=\"\(attribute(message))\" type=\"\(attribute(first?.id ?? "scenario-failed"))\">"
-                    + text(details) + "</failure>"
+                    + text(expected.map { $0 + "\n" + details } ?? details) + "</failure>"
                 suites[index].failures += 1
             case "skipped":
                 body = "<skipped message=\"swift scenario skip: shown, not run\"/>"
                 suites[index].skipped += 1
             default:
-                break
+                if let expected { body = "<system-out>" + text(expected) + "</system-out>" }
             }
             suites[index].tests += 1
             suites[index].time += scenario.duration
@@ -80,6 +82,24 @@ package enum JUnitReport {
         }
         xml += "</testsuites>\n"
         return xml
+    }
+
+    /// What a scenario that must not compile or must trap was expected to do, in words (nil for
+    /// one that must print its output: its name says enough).
+    static func expectationText(_ scenario: ReportDocument.ScenarioEntry) -> String? {
+        func indented(_ text: String?) -> String {
+            let lines = (text ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+            let kept = lines.last == "" ? lines.dropLast() : lines[...]
+            return kept.isEmpty ? "    (nothing)" : kept.map { "    " + $0 }.joined(separator: "\n")
+        }
+        switch scenario.expectation {
+        case "errors":
+            return "expected: the compiler refuses it (swiftc -typecheck) with these errors\n" + indented(scenario.expected)
+        case "trap":
+            return "expected: it prints\n" + indented(scenario.output?.expected) + "\nthen traps with\n" + indented(scenario.expected)
+        default:
+            return nil
+        }
     }
 
     /// `01-counter` out of `lessons/01-counter.md`.

@@ -9,7 +9,7 @@ import Foundation
 package struct ReportDocument: Codable, Sendable, Equatable {
     /// Always `coursebook-report`.
     package var format: String
-    /// The schema's version: 1.
+    /// The schema's version: 2 (version 1 had no `expectation` and no `output` in a scenario).
     package var version: Int
     /// coursebook's version.
     package var tool: String
@@ -30,7 +30,7 @@ package struct ReportDocument: Codable, Sendable, Equatable {
     package var diagnostics: [Finding]
 
     package static let formatName = "coursebook-report"
-    package static let currentVersion = 1
+    package static let currentVersion = 2
 
     /// What part of the course the report covers.
     package struct Scope: Codable, Sendable, Equatable {
@@ -64,16 +64,31 @@ package struct ReportDocument: Codable, Sendable, Equatable {
         package var caption: String?
         /// `passed`, `failed` or `skipped`.
         package var status: String
-        /// The text of its `output` block; nil when it has none.
+        /// What its lesson says it must do: `output` (print its output block), `errors` (fail
+        /// to compile with its errors block), `trap` (print its output block, then trap with
+        /// its trap block's message).
+        package var expectation: String
+        /// The text of the block of its expectation (its output, errors or trap block); nil
+        /// when it has none.
         package var expected: String?
-        /// What it printed; nil when it did not run (skipped, did not compile).
+        /// What the run gave for it: what it printed; the compiler's errors as an errors block
+        /// writes them (empty when it compiles); the runtime's message as it trapped. Nil when
+        /// it did not come to that (skipped, did not compile, did not type-check, did not trap).
         package var actual: String?
+        /// A trap scenario's output block and what it printed before the trap; nil for the others.
+        package var output: OutputPair?
         /// Seconds its program ran; 0 when it did not run here.
         package var duration: Double
         /// Whether its output came from the result cache.
         package var cached: Bool
         /// Its own findings (the diff, the compiler's errors, how it crashed).
         package var findings: [Finding]
+    }
+
+    /// An expected text and the actual one.
+    package struct OutputPair: Codable, Sendable, Equatable {
+        package var expected: String?
+        package var actual: String?
     }
 
     /// One finding.
@@ -124,10 +139,25 @@ extension ReportDocument {
             case .failed: status = "failed"
             case .skipped: status = "skipped"
             }
+            let expectation = result.scenario.expectation
+            var actual = result.outcome.flatMap(Self.printed)
+            var output: OutputPair?
+            switch expectation.kind {
+            case .output: break
+            case .errors:
+                if case let .typeChecked(check, _)? = result.outcome { actual = check.blockText } else { actual = nil }
+            case .trap:
+                output = OutputPair(expected: expectation.output?.code, actual: actual)
+                if case let .crashed(termination, _, standardError, _)? = result.outcome, TrapMessage.isTrap(termination) {
+                    actual = TrapMessage.of(standardError: standardError)
+                } else {
+                    actual = nil
+                }
+            }
             return ScenarioEntry(
                 file: lesson.path, line: result.scenario.line, caption: result.scenario.caption, status: status,
-                expected: result.scenario.expected?.code, actual: result.outcome.flatMap(Self.printed),
-                duration: result.duration.map(Self.seconds) ?? 0, cached: result.fromCache,
+                expectation: expectation.kind.rawValue, expected: expectation.block?.code, actual: actual,
+                output: output, duration: result.duration.map(Self.seconds) ?? 0, cached: result.fromCache,
                 findings: result.findings.map(Finding.init))
         }
         diagnostics = report.diagnostics.map(Finding.init)
@@ -137,9 +167,9 @@ extension ReportDocument {
     static func printed(_ outcome: ScenarioOutcome) -> String? {
         switch outcome {
         case let .completed(output, _, _): return output
-        case let .crashed(_, output, _), let .timedOut(_, output, _), let .outputCapped(_, output, _),
+        case let .crashed(_, output, _, _), let .timedOut(_, output, _), let .outputCapped(_, output, _),
              let .limitReached(_, output, _): return output
-        case .compileFailed, .coreFailed: return nil
+        case .compileFailed, .coreFailed, .typeChecked: return nil
         }
     }
 
@@ -264,8 +294,10 @@ extension ReportDocument.ScenarioEntry {
         try container.encode(line, forKey: .line)
         try container.encode(caption, forKey: .caption)
         try container.encode(status, forKey: .status)
+        try container.encode(expectation, forKey: .expectation)
         try container.encode(expected, forKey: .expected)
         try container.encode(actual, forKey: .actual)
+        try container.encode(output, forKey: .output)
         try container.encode(duration, forKey: .duration)
         try container.encode(cached, forKey: .cached)
         try container.encode(findings, forKey: .findings)

@@ -1,3 +1,4 @@
+import CourseChecking
 import CourseModel
 
 /// The JSON reports of a CI matrix's shards (`check --shard K/N --report shard-K.json`) joined
@@ -133,12 +134,32 @@ package enum ReportMerge {
         switch scenario.status {
         case "passed":
             guard let expected = scenario.expected, let actual = scenario.actual else {
-                return "says passed, but it has no 'output' block or printed nothing a run produced"
+                switch scenario.expectation {
+                case "errors": return "says passed, but it has no 'errors' block or no errors the compiler gave"
+                case "trap": return "says passed, but it has no 'trap' block or no message of a trap"
+                default: return "says passed, but it has no 'output' block or printed nothing a run produced"
+                }
             }
-            // As the check compares: a line end printed as CRLF is the lesson's LF.
-            let printed = actual.containsBytes("\r") ? actual.replacingOccurrences(of: "\r\n", with: "\n") : actual
-            guard sameIgnoringFinalNewline(expected, printed) else {
-                return "says passed, but what it printed ('actual') differs from its 'output' block ('expected')"
+            // As the check compares: the same readings of the blocks, the same matches.
+            switch scenario.expectation {
+            case "errors":
+                let stated = ErrorsExpectation.read(expected, codeLines: Int(Int32.max))
+                let said = ErrorsExpectation.read(actual, codeLines: Int(Int32.max))
+                let errors = said.errors.map { CompilerError(line: $0.line, column: $0.column ?? 0, message: $0.message) }
+                guard !errors.isEmpty, said.problems.isEmpty, stated.problems.isEmpty, ErrorsExpectation.matches(stated.errors, errors) else {
+                    return "says passed, but the compiler's errors ('actual') differ from its 'errors' block ('expected')"
+                }
+            case "trap":
+                let stated = TrapExpectation.read(expected)
+                guard stated.extraLine == nil, TrapExpectation.matches(stated.message, actual),
+                      let output = scenario.output, let printed = output.actual,
+                      OutputExpectation.matches(output.expected ?? "", CourseCheck.lessonOutput(printed)) else {
+                    return "says passed, but its trap's message or its output ('actual') differs from its blocks ('expected')"
+                }
+            default:
+                guard OutputExpectation.matches(expected, CourseCheck.lessonOutput(actual)) else {
+                    return "says passed, but what it printed ('actual') differs from its 'output' block ('expected')"
+                }
             }
             if let error = scenario.findings.first(where: { $0.severity == "error" }) {
                 return "says passed, but it has an error (\(error.id))"

@@ -35,6 +35,8 @@ struct LessonBody {
     struct Context {
         var words: SiteWords
         var swiftVersion: String
+        /// The language mode a scenario was compiled in, for its provenance line.
+        var languageMode: (Scenario) -> LanguageMode? = { _ in nil }
         /// The results of the lesson's scenarios, by the identity of their code block.
         var results: [Int: ScenarioResult]
         /// A Swift block as highlighted HTML, from what the Swift parser learned of it.
@@ -82,17 +84,21 @@ struct LessonBody {
         var introduction = ""
         var introductionIsLead = false
         var sawTitle = false
+        // The blocks that say what a scenario must do (output, errors, trap) are shown with it.
         var scenarioOfOutput: [Int: Scenario] = [:]
-        for scenario in lesson.scenarios { if let output = scenario.expected { scenarioOfOutput[output.id] = scenario } }
-        // An output block that a `<details>` hides (an exercise: predict first, then open) is
-        // shown where it stands, not in its scenario's figure.
+        for scenario in lesson.scenarios {
+            for block in scenario.expectation.blocks { scenarioOfOutput[block.id] = scenario }
+        }
+        // An output (or errors) block that a `<details>` hides (an exercise: predict first, then
+        // open) is shown where it stands, with the rest of what its scenario must do, not in
+        // its scenario's figure.
         let inDetails = Set(blocks.compactMap { block -> Int? in
             if case .code(let id, inDetails: true) = block { id } else { nil }
         })
         let outputsApart = Set(lesson.scenarios.compactMap { scenario -> Int? in
-            guard let output = scenario.expected, inDetails.contains(output.id),
+            guard let first = scenario.expectation.blocks.first, inDetails.contains(first.id),
                   !inDetails.contains(scenario.block.id) else { return nil }
-            return output.id
+            return first.id
         })
         var coreShown = context.coreShownBefore
 
@@ -112,7 +118,7 @@ struct LessonBody {
                 html += "<div class=\"heading\"><h\(level) id=\"\(anchor)\">\(innerHTML)</h\(level)><a class=\"anchor\" href=\"#\(anchor)\" aria-label=\"\(linkName)\" data-pagefind-ignore>#</a></div>\n"
             case .code(let id, _):
                 let code = lesson.codeBlocks[id]
-                if code.role == .output, let scenario = scenarioOfOutput[id] {
+                if code.role == .output || code.role == .errors || code.role == .trap, let scenario = scenarioOfOutput[id] {
                     // An output block is shown inside its scenario's figure, or apart.
                     if outputsApart.contains(id) { html += Self.output(of: scenario, context: context) }
                     continue
@@ -181,29 +187,64 @@ struct LessonBody {
         return String(inner)
     }
 
-    /// A scenario's output as the page shows it: verified, with the Swift version that
-    /// produced it, or marked as not run. Search leaves outputs out (`data-pagefind-ignore`):
-    /// they repeat the classifier's few words and would crowd the prose out of the excerpts.
+    /// What the page shows under a scenario's code: its verified output (with the Swift version
+    /// and the language mode that produced it, and a trap's message as the program's end), the
+    /// compiler's errors of a scenario it refused, or what its blocks say, marked as not run.
+    /// Search leaves outputs out (`data-pagefind-ignore`): they repeat the classifier's few
+    /// words and would crowd the prose out of the excerpts. The compiler's messages stay in.
     private static func output(of scenario: Scenario, context: Context) -> String {
         let words = context.words
-        if let output = context.results[scenario.block.id]?.verifiedOutput {
-            return """
-                <div class="output verified" data-pagefind-ignore>
-                <p class="output-label"><span class="kind">\(escapeHTML(words.output))</span> <span class="badge"><span aria-hidden="true">✓</span> \(escapeHTML(words.verifiedWith(context.swiftVersion)))</span></p>
-                <pre><samp>\(outputLines(output.hasSuffix("\n") ? String(output.dropLast()) : output))</samp></pre>
-                </div>
+        let result = context.results[scenario.block.id]
+        let mode = context.languageMode(scenario).map { " · " + words.languageMode($0.rawValue) } ?? ""
+        if let errors = result?.verifiedErrors {
+            // The page shows the code without its caption line: lines are counted as shown.
+            return refusal(errors, linesHidden: scenario.caption == nil ? 0 : 1,
+                           provenance: words.refusedBadge + " · Swift " + context.swiftVersion + mode, words: words)
+        }
+        if let output = result?.verifiedOutput {
+            var html = """
+                <div class="output verified\(result?.verifiedTrap == nil ? "" : " trapped")" data-pagefind-ignore>
+                <p class="output-label"><span class="kind">\(escapeHTML(words.output))</span> <span class="badge"><span aria-hidden="true">✓</span> \(escapeHTML(words.verifiedWith(context.swiftVersion) + mode))</span></p>
 
-                """ + context.diagrams(scenario.block.id)
+                """
+            if result?.verifiedTrap == nil || !output.isEmpty {
+                html += "<pre><samp>\(outputLines(output.hasSuffix("\n") ? String(output.dropLast()) : output))</samp></pre>\n"
+            }
+            if let trap = result?.verifiedTrap { html += trapLine(trap, words: words) }
+            return html + "</div>\n" + context.diagrams(scenario.block.id)
         }
         var html = """
             <div class="output unverified" data-pagefind-ignore>
             <p class="output-label"><span class="kind">\(escapeHTML(words.output))</span> <span class="badge">\(escapeHTML(words.notRunBadge))</span> \(escapeHTML(words.notVerified))</p>
 
             """
-        if let expected = scenario.expected {
-            html += "<pre><samp>\(outputLines(String(trimmingFinalNewline(expected.code))))</samp></pre>\n"
+        for block in scenario.expectation.blocks {
+            html += "<pre><samp>\(outputLines(String(trimmingFinalNewline(block.code))))</samp></pre>\n"
         }
         return html + "</div>\n"
+    }
+
+    /// The compiler's errors of a refused scenario, each with its place (its line as the page
+    /// shows the code) and a word a screen reader says first; the lines they stand on are
+    /// marked in the code above.
+    private static func refusal(_ errors: [CompilerError], linesHidden: Int, provenance: String, words: SiteWords) -> String {
+        var html = """
+            <div class="refusal">
+            <p class="output-label" data-pagefind-ignore><span class="badge"><span aria-hidden="true">✓</span> \(escapeHTML(provenance))</span></p>
+            <ul class="compile-errors">
+
+            """
+        for error in errors {
+            html += "<li><span class=\"error-kind\" data-pagefind-ignore>\(escapeHTML(words.compileError))</span> <span class=\"error-place\" data-pagefind-ignore>\(escapeHTML(words.errorPlace(error.line > linesHidden ? error.line - linesHidden : error.line, error.column))):</span> <code class=\"error-message\">\(escapeHTML(error.message))</code></li>\n"
+        }
+        return html + "</ul>\n</div>\n"
+    }
+
+    /// A trap's message, set apart under the output as the program's end.
+    private static func trapLine(_ message: String, words: SiteWords) -> String {
+        let text = message.isEmpty ? "<span class=\"trap-silent\">\(escapeHTML(words.trapWithoutMessage))</span>"
+                                   : "<samp>\(escapeHTML(message))</samp>"
+        return "<p class=\"trap\"><span class=\"trap-kind\">\(escapeHTML(words.trap))</span> \(text)</p>\n"
     }
 
     /// An output, one element per line, so that a line too long for the page wraps under a
@@ -221,7 +262,12 @@ struct LessonBody {
     /// always, code when printed). A span that runs over a line end (a comment of many lines)
     /// is closed at the end of each line and opened again on the next. A code block's final
     /// newline is dropped, as a `<pre>` would not show it.
-    static func lines(_ html: String, droppingFinalNewline: Bool = true) -> String {
+    ///
+    /// `marking` marks rows (0 for the first) where the compiler found an error: the row is
+    /// set apart and followed by a row of carets under the errors' columns (each given as the
+    /// text before it, tabs kept), hidden from assistive technology, which reads the messages
+    /// instead, and from copying; a row one past the last stands for the end of the code.
+    static func lines(_ html: String, droppingFinalNewline: Bool = true, marking: [Int: [String]] = [:]) -> String {
         // Every byte that matters here is ASCII (a line end, `<`, `>`, a space), so the work is
         // done on UTF-8 bytes: a core listing of a few hundred lines on every page of a large
         // course made the character-by-character version most of a build's time.
@@ -241,6 +287,9 @@ struct LessonBody {
             let prefix = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
             return tag.count >= prefix.count && tag.prefix(prefix.count).elementsEqual(prefix)
         }
+        let lastMarked = marking.keys.max() ?? -1
+        // The last element holds no line end: the last row, or the caret row after it.
+        let endsWithCarets = lastMarked >= rows.count - 1
         for (index, row) in rows.enumerated() {
             var lead = 0, inTag = false
             for byte in bytes[row] {
@@ -248,7 +297,8 @@ struct LessonBody {
                 if inTag { continue }
                 if byte == UInt8(ascii: " ") { lead += 1 } else { break }
             }
-            result += Array((lead == 0 ? "<span class=\"line\">" : "<span class=\"line\" style=\"--lead:\(lead)\">").utf8)
+            let kind = marking[index] == nil ? "line" : "line error-line"
+            result += Array((lead == 0 ? "<span class=\"\(kind)\">" : "<span class=\"\(kind)\" style=\"--lead:\(lead)\">").utf8)
             for tag in open { result += tag }
             result += bytes[row]
             // Which tags are open at the end of the row (only spans and the like, no void tags).
@@ -264,9 +314,35 @@ struct LessonBody {
                 cursor = end + 1
             }
             for _ in open { result += Array("</span>".utf8) }
-            result += Array((index == rows.count - 1 ? "</span>" : "\n</span>").utf8)
+            result += Array((index == rows.count - 1 && !endsWithCarets ? "</span>" : "\n</span>").utf8)
+            if let columns = marking[index] { result += caretRow(columns, last: index == rows.count - 1 && lastMarked == index) }
+        }
+        // An error at the end of the code (a `}` missing) stands after its last line.
+        for index in rows.count...max(rows.count, lastMarked) {
+            if let columns = marking[index] { result += caretRow(columns, last: true) }
         }
         return String(decoding: result, as: UTF8.self)
+    }
+
+    /// The row of carets under a marked row's errors (each column given as the text before it).
+    private static func caretRow(_ columns: [String], last: Bool) -> [UInt8] {
+        var row = ""
+        var width = 0
+        for before in columns.sorted(by: { $0.count < $1.count }) where before.count >= width || width == 0 {
+            if row.isEmpty { row = before } else { row += String(repeating: " ", count: max(0, before.count - width)) }
+            row += "^"
+            width = before.count + 1
+        }
+        return Array("<span class=\"line caret\" aria-hidden=\"true\">\(escapeHTML(row))\(last ? "" : "\n")</span>".utf8)
+    }
+
+    /// The text before an error's column on its line of the code, every character but a tab
+    /// made a space: what puts a caret under the column (the compiler counts bytes).
+    static func characterColumn(_ error: CompilerError, in code: String) -> String {
+        let lines = code.split(separator: "\n", omittingEmptySubsequences: false)
+        guard error.line >= 1, error.line <= lines.count else { return "" }
+        let before = Array(lines[error.line - 1].utf8).prefix(max(0, error.column - 1))
+        return String(String(decoding: before, as: UTF8.self).map { $0 == "\t" ? "\t" : " " })
     }
 
     private static func figure(for block: CodeBlock, in lesson: Lesson, context: Context,
@@ -284,10 +360,18 @@ struct LessonBody {
                 caption = "<code>main.swift</code> — " + escapeHTML(text)
                 highlighted = String(highlighted.drop { $0 != "\n" }.dropFirst())
             }
+            // A refused scenario's erroring lines are marked in its code, each column under it.
+            let errors = result?.verifiedErrors ?? []
+            let firstShown = scenario?.caption == nil ? 1 : 2
+            var marks: [Int: [String]] = [:]
+            for error in errors where error.line >= firstShown {
+                marks[error.line - firstShown, default: []].append(characterColumn(error, in: block.code))
+            }
+            let refused = errors.isEmpty ? "" : " refused"
             var html = """
-                <figure class="scenario\(block.role == .skippedScenario ? " skipped" : "")">
+                <figure class="scenario\(block.role == .skippedScenario ? " skipped" : "")\(refused)">
                 <figcaption><span class="kind" data-pagefind-ignore>\(escapeHTML(words.scenario))</span> \(caption)</figcaption>
-                <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(highlighted))</code></pre>
+                <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(highlighted, marking: marks))</code></pre>
 
                 """
             if let scenario, !(scenario.expected.map { outputApart.contains($0.id) } ?? false) {
@@ -312,7 +396,7 @@ struct LessonBody {
                 return "<details class=\"core\">\n<summary>\(title) <span class=\"note\">\(escapeHTML(words.coreRepeated))</span></summary>\n\(listing)</details>\n"
             }
             return "<figure class=\"core\">\n<figcaption>\(title)</figcaption>\n\(listing)</figure>\n"
-        case .output, .other:
+        case .output, .errors, .trap, .other:
             let language = block.language
             let code = language == "swift" ? context.highlighted(block) : escapeHTML(block.code)
             let attribute = language.isEmpty ? "" : " class=\"language-\(escapeHTML(language))\""

@@ -214,7 +214,9 @@ package enum SitePages {
             let lesson = course.lessons[index]
             let document = documents.take(index), lessonDiagrams = diagrams.lesson(index), lessonFacts = facts.take(index)
             let context = LessonBody.Context(
-                words: words, swiftVersion: swiftVersion, results: report.results(ofLesson: index),
+                words: words, swiftVersion: swiftVersion,
+                languageMode: { report.languageMode(of: $0, in: course.config) },
+                results: report.results(ofLesson: index),
                 highlighted: { block in lessonFacts[block.id]?.highlighted ?? escapeHTML(block.code) },
                 diagrams: { block in lessonDiagrams[block] ?? "" },
                 coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
@@ -464,7 +466,8 @@ private struct CommonValues: Sendable {
                 "allLimitations": .text(words.allLimitations),
                 "backToLesson": .text(words.backToLesson),
                 "skipToContent": .text(words.skipToContent),
-                "footer": .text(words.footer(swiftVersion)),
+                "footer": .text(course.lessons.contains { $0.scenarios.contains { $0.expectation.kind == .errors } }
+                    ? words.footerWithRefusals(swiftVersion) : words.footer(swiftVersion)),
                 "start": .text(words.start),
                 "aboutNotesTitle": .text(words.aboutNotesTitle),
                 "aboutNotes": .text(words.aboutNotes),

@@ -57,9 +57,22 @@ package struct SiteWords: Sendable {
     package var footnoteBack: String
     /// What a verified output's label says: the Swift version that produced it.
     package var verifiedWith: @Sendable (String) -> String
+    /// `language mode 6`: the language mode on a provenance line.
+    package var languageMode: @Sendable (String) -> String
+    /// A scenario the compiler refused, as its `errors` block said: the badge, the word before
+    /// each message (what a screen reader hears first), and where the message stands.
+    package var refusedBadge: String
+    package var compileError: String
+    package var errorPlace: @Sendable (Int, Int) -> String
+    /// The end of a program that trapped, as its `trap` block said: the word before the
+    /// runtime's message, and what stands for a message the runtime did not write.
+    package var trap: String
+    package var trapWithoutMessage: String
     package var scenarioCount: @Sendable (Int) -> String
     package var noteCount: @Sendable (Int) -> String
     package var footer: @Sendable (String) -> String
+    /// The footer of a course that shows programs the compiler refused.
+    package var footerWithRefusals: @Sendable (String) -> String
     /// What change diagrams say around their pictures.
     package var diagram: DiagramWords
 
@@ -114,9 +127,16 @@ package struct SiteWords: Sendable {
         calloutTitles: [.note: "Not", .tip: "İpucu", .important: "Önemli", .warning: "Uyarı", .caution: "Dikkat"],
         footnoteBack: "Metne dön",
         verifiedWith: { "Swift \($0) ile doğrulandı" },
+        languageMode: { "dil kipi \($0)" },
+        refusedBadge: "derleyici reddetti",
+        compileError: "derleme hatası",
+        errorPlace: { "satır \($0), sütun \($1)" },
+        trap: "tuzak",
+        trapWithoutMessage: "program durdu; çalışma zamanı bir ileti yazmadı (bir taşmada olduğu gibi)",
         scenarioCount: { "\($0) senaryo doğrulandı" },
         noteCount: { "\($0) ölçüm sınırı" },
         footer: { "Bu sitedeki her çıktı, coursebook ile Swift \($0) üzerinde çalıştırılarak doğrulandı." },
+        footerWithRefusals: { "Bu sitedeki her çıktı coursebook ile Swift \($0) üzerinde çalıştırılarak, her derleme hatası derlenerek doğrulandı." },
         diagram: .turkish)
 
     package static let english = SiteWords(
@@ -161,9 +181,16 @@ package struct SiteWords: Sendable {
         calloutTitles: [.note: "Note", .tip: "Tip", .important: "Important", .warning: "Warning", .caution: "Caution"],
         footnoteBack: "Back to the text",
         verifiedWith: { "verified with Swift \($0)" },
+        languageMode: { "language mode \($0)" },
+        refusedBadge: "compiler refused",
+        compileError: "compile error",
+        errorPlace: { "line \($0), column \($1)" },
+        trap: "trap",
+        trapWithoutMessage: "the program stopped; the runtime wrote no message (as for an overflow)",
         scenarioCount: { "\($0) scenario\($0 == 1 ? "" : "s") verified" },
         noteCount: { "\($0) limitation\($0 == 1 ? "" : "s")" },
         footer: { "Every output on this site was verified by running it with Swift \($0) through coursebook." },
+        footerWithRefusals: { "Every output on this site was verified by running it, and every compile error by compiling it, with Swift \($0) through coursebook." },
         diagram: .english)
 }
 

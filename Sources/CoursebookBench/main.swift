@@ -13,10 +13,14 @@ import Glibc
 // (50,000 emphases, 10,000 lists) against cmark-gfm's own command on the same file: the ratio
 // says whether coursebook stays linear where cmark-gfm is.
 //
+// And it times the check of 100 `errors` scenarios (expected compile errors, generated here,
+// their blocks written from what plain `swiftc -typecheck` says) against that floor: one
+// `swiftc -module-name main -typecheck` per scenario, two at a time on two cores.
+//
 // And `coursebook lsp` as an editor meets it on the 100-lesson corpus, warm: a saved prose
 // edit until its diagnostics come, and a changed scenario against the check's one-edit time.
 //
-// usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only]
+// usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only]
 
 struct Options {
     var sizes = [100, 1000]
@@ -27,17 +31,20 @@ struct Options {
     var nestingOnly = false
     /// Only the editor's rows (the 100-lesson corpus, no hugo, no nesting).
     var lspOnly = false
+    /// Only the `errors` scenarios (no corpus, no hugo, no nesting).
+    var errorsOnly = false
 }
 
 var parsed = Options()
 var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only]\n".utf8))
+    FileHandle.standardError.write(Data("usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only]\n".utf8))
     exit(64)
 }
 while let flag = arguments.popFirst() {
     if flag == "--nesting-only" { parsed.nestingOnly = true; continue }
     if flag == "--lsp-only" { parsed.lspOnly = true; continue }
+    if flag == "--errors-only" { parsed.errorsOnly = true; continue }
     guard let value = arguments.popFirst() else { usage() }
     switch flag {
     case "--lessons":
@@ -77,7 +84,7 @@ func onPath(_ name: String) -> String? {
 
 guard FileManager.default.isExecutableFile(atPath: tool) else { fail("no coursebook beside this program (\(tool)); run 'swift build -c release'") }
 guard let cmarkGFM = onPath("cmark-gfm") else { fail("cmark-gfm is not installed ('make bench' installs Debian's cmark-gfm)") }
-let needsCorpora = !options.nestingOnly
+let needsCorpora = !options.nestingOnly && !options.errorsOnly
 guard !needsCorpora || FileManager.default.fileExists(atPath: sharedBench + "/gen-course.py") else {
     fail("no gen-course.py in \(sharedBench); pass --shared DIR or set COURSEBOOK_BENCH_SHARED")
 }
@@ -458,8 +465,9 @@ let swiftVersion = run(swiftc, ["--version"], in: root).output.split(separator: 
 let hugoVersion = needsCorpora && !options.lspOnly ? run(hugo, ["version"], in: root).output.split(separator: " ").prefix(2).joined(separator: " ") : "hugo not run"
 
 let results = needsCorpora && !options.lspOnly ? options.sizes.map(measure) : []
-let nesting = options.lspOnly ? [] : measureNesting()
+let nesting = options.lspOnly || options.errorsOnly ? [] : measureNesting()
 let editor = needsCorpora ? measureEditor() : nil
+let refusals = options.nestingOnly || options.lspOnly ? [] : [measureErrors(withCore: false), measureErrors(withCore: true)]
 
 /// How many times cmark-gfm's own time a command on a deeply nested lesson may take: the
 /// command also starts, loads, checks and writes a site, so it is a constant factor above;
@@ -499,6 +507,17 @@ if let editor {
                     against: "check's one edit \(seconds(editor.checkOneEdit))",
                     target: String(format: "≤ one edit + 0.05 s (%+.3f s)", editor.scenario - editor.checkOneEdit),
                     met: editor.scenario <= editor.checkOneEdit + 0.05))
+}
+
+for result in refusals {
+    rows.append(Row(what: "\(result.scenarios) errors scenarios\(result.withCore ? ", core file" : ", no core")", value: "",
+                    against: "", target: "", met: nil))
+    rows.append(Row(what: "  cold check (--no-cache)", value: seconds(result.cold),
+                    against: "floor \(seconds(result.floor)) (swiftc -typecheck each, 2 at a time)",
+                    target: String(format: "≤ 1.3 × floor (%.2f×)", result.cold / result.floor),
+                    met: result.cold <= 1.3 * result.floor && result.allPassed))
+    rows.append(Row(what: "  warm check (nothing changed)", value: seconds(result.warm), against: "no compiler runs",
+                    target: "compiles 0", met: result.warmCompiledNothing))
 }
 
 if !nesting.isEmpty { rows.append(Row(what: "Nesting (one lesson)", value: "", against: "", target: "", met: nil)) }

@@ -131,7 +131,7 @@ enum NewCommand {
             if lesson.shortened {
                 console.out("the title is too long for a file name (255 bytes at most): the name holds its first words")
             }
-            console.out("next: write the scenario, then 'coursebook check \(lesson.path) --update' fills in its output")
+            console.out("next: write the scenario, then 'coursebook check \(lesson.path) --update' fills in its \(options.errors ? "errors block with the compiler's errors" : "output")")
             return .success
         } catch {
             return ReportPrinter(console: console, command: "new", style: .text).print(error)

@@ -167,7 +167,11 @@ enum CommandLineTable {
         },
     ] + shared(\.shared)
 
-    static let newLesson: [OptionSpec<NewLessonOptions>] = []
+    static let newLesson: [OptionSpec<NewLessonOptions>] = [
+        OptionSpec(names: ["--errors"], value: nil, help: "a scenario the compiler must refuse: an empty 'errors' block instead of the 'output' block") { options, _ in
+            options.errors = true
+        },
+    ]
 
     static let lsp: [OptionSpec<LanguageServerOptions>] = [
         OptionSpec(names: ["--stdio"], value: nil, help: "talk on standard input and output (the only way; editors that pass it are welcome)") { _, _ in },

@@ -98,12 +98,14 @@ enum HelpText {
         """
 
     static let new = """
-        usage: coursebook new lesson TITLE [COURSE_DIR]
+        usage: coursebook new lesson TITLE [COURSE_DIR] [--errors]
 
         Writes the next lesson of the course (default 'lessons'): NN-slug.md, numbered after
         the last lesson and named from TITLE, with a title, an opening, a measurement section
         with a scenario, an empty 'output' block and a limitation note with the next free
-        number. 'coursebook check --update' then fills in the output. An existing file is
+        number. 'coursebook check --update' then fills in the output. With --errors, the
+        scenario is one the compiler refuses and its block an empty 'errors' block, which
+        'coursebook check --update' fills with the compiler's errors. An existing file is
         never written over.
 
         options:

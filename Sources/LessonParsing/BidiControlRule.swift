@@ -51,6 +51,8 @@ package enum BidiControlRule {
         case .scenario, .skippedScenario: return "a scenario"
         case .illustration: return "an illustration"
         case .output: return "an 'output' block"
+        case .errors: return "an 'errors' block"
+        case .trap: return "a 'trap' block"
         case .coreListing: return "a core listing"
         case .other: return "a code block"
         }

@@ -4,7 +4,7 @@ import Foundation
 /// Reads `course.json`, strictly: every key known, every value of its type, so that a typo is
 /// an error at its line rather than a setting silently ignored.
 package enum CourseConfigReader {
-    private static let knownKeys = ["title", "language", "core", "description", "templates", "typography", "limitNotes", "diagrams", "glossary"]
+    private static let knownKeys = ["title", "language", "core", "description", "templates", "typography", "limitNotes", "diagrams", "languageMode", "glossary"]
 
     package static func read(_ bytes: [UInt8], file: String) throws(CourseReadError) -> CourseConfig {
         let data = Data(bytes)
@@ -88,13 +88,24 @@ package enum CourseConfigReader {
             }
             diagrams = chosen
         }
+        var languageMode: LanguageMode?
+        if let value = fields["languageMode"] {
+            // A string, as `swift-tools-version` and `swiftLanguageModes` write it; a bare number
+            // is what an author would type too, and means the same.
+            let text = (value as? String) ?? (value as? Int).map(String.init)
+            guard let text, let chosen = LanguageMode(rawValue: text) else {
+                throw CourseReadError("'languageMode' is \(LanguageMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) (the Swift language mode scenarios are compiled in: -swift-version N)",
+                                      file: file, line: line(of: "languageMode", in: data))
+            }
+            languageMode = chosen
+        }
         var description: String?
         if fields["description"] != nil { description = try string("description") }
         var glossary: String?
         if fields["glossary"] != nil { glossary = try string("glossary") }
         return CourseConfig(title: title, language: language, core: core, description: description,
                             templates: templates, typography: typography, limitNotes: limitNotes,
-                            diagrams: diagrams, glossary: glossary)
+                            diagrams: diagrams, languageMode: languageMode, glossary: glossary)
     }
 
     /// The line where `"text"` appears in the file (the first time, or the given time), for

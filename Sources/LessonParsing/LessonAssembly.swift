@@ -101,22 +101,9 @@ package enum LessonAssembly {
                 switch role {
                 case .scenario, .skippedScenario:
                     scenarios.append(Scenario(block: block, isSkipped: role == .skippedScenario,
-                                              expected: nil))
-                case .output:
-                    if scenarios.isEmpty {
-                        diagnostics.append(.error(
-                            .outputWithoutScenario,
-                            "'output' block has no scenario above it",
-                            at: at(block.line)))
-                    } else if let earlier = scenarios[scenarios.count - 1].expected {
-                        diagnostics.append(.error(
-                            .outputRepeated,
-                            "second 'output' block for the scenario at line \(scenarios[scenarios.count - 1].line); a scenario has exactly one",
-                            at: at(block.line),
-                            notes: [.init("its first 'output' block is here", at: at(earlier.line))]))
-                    } else {
-                        scenarios[scenarios.count - 1].expected = block
-                    }
+                                              languageMode: languageMode(of: attributes)))
+                case .output, .errors, .trap:
+                    if let finding = attach(block, to: &scenarios, at: at) { diagnostics.append(finding) }
                 default:
                     break
                 }
@@ -129,11 +116,18 @@ package enum LessonAssembly {
                 "lesson has no title: its first level-1 heading ('# ...') names it",
                 at: at(1)))
         }
-        for scenario in scenarios where scenario.expected == nil && !scenario.isSkipped {
-            diagnostics.append(.error(
-                .scenarioWithoutOutput,
-                "scenario has no 'output' block; add one after it (or run 'coursebook check --update')",
-                at: at(scenario.line)))
+        for scenario in scenarios where !scenario.isSkipped && scenario.expectation.output == nil {
+            if scenario.expectation.isEmpty {
+                diagnostics.append(.error(
+                    .scenarioWithoutOutput,
+                    "scenario has no 'output' block; add one after it (or run 'coursebook check --update')",
+                    at: at(scenario.line)))
+            } else if let trap = scenario.expectation.trap {
+                diagnostics.append(.error(
+                    .scenarioWithoutOutput,
+                    "scenario has no 'output' block before its 'trap' block at line \(trap.line); add one (an empty one when it prints nothing before the trap), or run 'coursebook check --update'",
+                    at: at(scenario.line)))
+            }
         }
 
         let lesson = Lesson(
@@ -141,6 +135,71 @@ package enum LessonAssembly {
             codeBlocks: codeBlocks, scenarios: scenarios, notes: notes, mentions: mentions,
             introduction: introduction, links: links)
         return (lesson, diagnostics + BidiControlRule.findings(in: lesson))
+    }
+
+    /// Puts an `output`, `errors` or `trap` block with the scenario above it (the last one so
+    /// far), or says why it cannot stand there. A scenario has an `output` block or an
+    /// `errors` block, never both; a `trap` block follows its `output` block (a missing one is
+    /// reported with the scenario, so that `--update` can insert it).
+    static func attach(_ block: CodeBlock, to scenarios: inout [Scenario], at: (Int, Int) -> SourceLocation) -> Diagnostic? {
+        let kind = block.role == .errors ? "errors" : block.role == .trap ? "trap" : "output"
+        guard var scenario = scenarios.last else {
+            let id: DiagnosticID = block.role == .errors ? .errorsWithoutScenario : block.role == .trap ? .trapWithoutScenario : .outputWithoutScenario
+            return .error(id, "'\(kind)' block has no scenario above it", at: at(block.line, 1))
+        }
+        var expectation = scenario.expectation
+        func earlier(_ other: CodeBlock, _ what: String) -> [Diagnostic.Note] {
+            [.init("its '\(what)' block is here", at: at(other.line, 1))]
+        }
+        switch block.role {
+        case .output:
+            if let first = expectation.output {
+                return .error(.outputRepeated, "second 'output' block for the scenario at line \(scenario.line); a scenario has exactly one",
+                              at: at(block.line, 1), notes: [.init("its first 'output' block is here", at: at(first.line, 1))])
+            }
+            if let errors = expectation.errors {
+                return .error(.expectationConflict, "the scenario at line \(scenario.line) has an 'errors' block: it must not compile, so it prints nothing; a scenario has an 'output' block or an 'errors' block, never both",
+                              at: at(block.line, 1), notes: earlier(errors, "errors"))
+            }
+            if let trap = expectation.trap {
+                return .error(.expectationConflict, "an 'output' block comes before the 'trap' block of its scenario (line \(scenario.line)), not after it",
+                              at: at(block.line, 1), notes: earlier(trap, "trap"))
+            }
+            expectation.output = block
+        case .errors:
+            if let first = expectation.errors {
+                return .error(.errorsRepeated, "second 'errors' block for the scenario at line \(scenario.line); a scenario has at most one",
+                              at: at(block.line, 1), notes: [.init("its first 'errors' block is here", at: at(first.line, 1))])
+            }
+            if let other = expectation.output ?? expectation.trap {
+                let what = other.role == .trap ? "trap" : "output"
+                return .error(.expectationConflict, "the scenario at line \(scenario.line) already has an '\(what)' block; a scenario has an 'output' block or an 'errors' block, never both",
+                              at: at(block.line, 1), notes: earlier(other, what))
+            }
+            expectation.errors = block
+        default:
+            if let first = expectation.trap {
+                return .error(.trapRepeated, "second 'trap' block for the scenario at line \(scenario.line); a scenario has at most one",
+                              at: at(block.line, 1), notes: [.init("its first 'trap' block is here", at: at(first.line, 1))])
+            }
+            if let errors = expectation.errors {
+                return .error(.expectationConflict, "the scenario at line \(scenario.line) has an 'errors' block: it must not compile, so it never runs and cannot trap",
+                              at: at(block.line, 1), notes: earlier(errors, "errors"))
+            }
+            expectation.trap = block
+        }
+        scenario.expectation = expectation
+        scenarios[scenarios.count - 1] = scenario
+        return nil
+    }
+
+    /// A scenario's `language-mode=N` attribute, when it names a mode (`interpret` reports one
+    /// that does not).
+    static func languageMode(of attributes: [String]) -> LanguageMode? {
+        attributes.lazy.compactMap { attribute in
+            attribute.hasPrefix(LanguageMode.attributePrefix)
+                ? LanguageMode(rawValue: String(attribute.dropFirst(LanguageMode.attributePrefix.count))) : nil
+        }.first
     }
 
     /// The role a code block's info string gives it, with findings about the string itself.
@@ -156,13 +215,22 @@ package enum LessonAssembly {
         var role: CodeBlockRole
         switch language {
         case "swift":
-            var isScenario = false, skip = false, noDiagram = false
+            var isScenario = false, skip = false, noDiagram = false, mode = false
             var core: String?? = .none
             for attribute in attributes {
                 switch attribute {
                 case "scenario": isScenario = true
                 case "skip": skip = true
                 case Scenario.noDiagramAttribute: noDiagram = true
+                case _ where attribute.hasPrefix(LanguageMode.attributePrefix):
+                    mode = true
+                    let value = attribute.dropFirst(LanguageMode.attributePrefix.count)
+                    if LanguageMode(rawValue: String(value)) == nil {
+                        findings.append(.error(
+                            .languageModeInvalid,
+                            "'\(attribute)': the language mode is \(LanguageMode.allCases.map { "\(LanguageMode.attributePrefix)\($0.rawValue)" }.joined(separator: " or "))",
+                            at: location))
+                    }
                 case "core": core = .some(nil)
                 case _ where attribute.hasPrefix("core="):
                     let name = String(attribute.dropFirst("core=".count))
@@ -170,7 +238,7 @@ package enum LessonAssembly {
                 default:
                     findings.append(.warning(
                         .unknownAttribute,
-                        "unknown attribute '\(attribute)' on a swift block (known: scenario, skip, no-diagram, core, core=Name.swift)",
+                        "unknown attribute '\(attribute)' on a swift block (known: scenario, skip, no-diagram, language-mode=5, language-mode=6, core, core=Name.swift)",
                         at: location))
                 }
             }
@@ -190,6 +258,11 @@ package enum LessonAssembly {
                     .noDiagramWithoutScenario, "'no-diagram' applies only to 'swift scenario' blocks",
                     at: location))
             }
+            if mode, !isScenario {
+                findings.append(.warning(
+                    .unknownAttribute, "'language-mode=N' applies only to 'swift scenario' blocks; this block is not compiled",
+                    at: location))
+            }
             if isScenario {
                 role = skip ? .skippedScenario : .scenario
             } else if case .some(let name) = core {
@@ -197,12 +270,12 @@ package enum LessonAssembly {
             } else {
                 role = .illustration
             }
-        case "output":
-            role = .output
+        case "output", "errors", "trap":
+            role = language == "output" ? .output : language == "errors" ? .errors : .trap
             if !attributes.isEmpty {
                 findings.append(.warning(
                     .unknownAttribute,
-                    "an 'output' block takes no attributes; '\(attributes.joined(separator: " "))' is ignored",
+                    "an '\(language)' block takes no attributes; '\(attributes.joined(separator: " "))' is ignored",
                     at: location))
             }
         default:

@@ -66,6 +66,10 @@ package struct ChildProcess: Sendable {
     /// Whether the child reports how its program ended on descriptor 3 (`coursebook-launcher`:
     /// `e<status>`, `s<signal>`, or `l<limit>`), which then wins over the child's own ending.
     package var reportsEnding = false
+    /// Whether the child's memory is laid out anew on every run. A scenario program's is not
+    /// (`personality(ADDR_NO_RANDOMIZE)`, as `setarch -R`, which bubblewrap passes on), so that
+    /// an address it prints is the same on every run.
+    package var randomizesAddresses = true
     /// A file the child reads as its standard input; nil for /dev/null.
     package var standardInput: String?
     /// Files the child gets open for reading, from descriptor 4 up in this order (bubblewrap
@@ -180,9 +184,13 @@ package struct ChildProcess: Sendable {
             envp.forEach { free($0) }
         }
 
+        let randomizes = randomizesAddresses
         let (status, pid) = ProcessControl.started {
             var pid: pid_t = 0
+            // The persona is the calling thread's own: set for this spawn, then given back.
+            let persona = randomizes ? -1 : coursebook_disable_address_randomization()
             let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            coursebook_restore_personality(persona)
             return (status, pid)
         }
         close(outputPipe[1])

@@ -219,6 +219,9 @@ package enum ShellWords {
 package final class CompilePlanStore: Sendable {
     private struct Contents: Codable {
         var compiles: [String: CompilePlan] = [:]
+        /// The frontend's command of a type-check, by the driver's arguments (optional: a file
+        /// written before type-checks were kept reads as having none).
+        var typeChecks: [String: [String]]? = [:]
         var linkers: [String: LinkerCommand] = [:]
         /// What `swift-autolink-extract` wrote, by the sections it read.
         var autolinks: [String: String] = [:]
@@ -270,6 +273,12 @@ package final class CompilePlanStore: Sendable {
     }
 
     func compilePlan(_ key: String) -> CompilePlan? { withContents { $0.compiles[key] } }
+    func typeCheckJob(_ key: String) -> [String]? { withContents { $0.typeChecks?[key] } }
+
+    func keep(typeCheck job: [String], as key: String) {
+        learnedCompiles.add(1, ordering: .relaxed)
+        save { $0.typeChecks = ($0.typeChecks ?? [:]).merging([key: job]) { $1 } }
+    }
     func linker(_ key: String) -> LinkerCommand? { withContents { $0.linkers[key] } }
     func autolink(_ key: String) -> String? { withContents { $0.autolinks[key] } }
 

@@ -1,5 +1,6 @@
 import CourseFiles
 import CourseModel
+import Foundation
 
 /// Outputs of scenarios that ran to their end, in the content-addressed store. A key covers
 /// everything the output can depend on, so an entry is never stale: it is used or not found.
@@ -11,8 +12,15 @@ package struct ResultCache: Sendable {
     }
 
     static let suffix = "out"
+    /// A program that trapped: its signal, output and standard error, as JSON.
+    static let trapSuffix = "trap"
+    /// What type-checking an `errors` scenario said, as JSON.
+    static let typeCheckSuffix = "tc"
     /// Bump when the way scenarios are compiled or run changes what they could print.
-    package static let formatVersion = "5"
+    package static let formatVersion = "6"
+    /// How much of a trapped program's standard error is kept (its end, where the runtime's
+    /// message is).
+    static let keptStandardError = 64 << 10
 
     /// A digest of the core files (names and texts), computed once per run and hashed into
     /// every key instead of the files themselves.
@@ -26,13 +34,16 @@ package struct ResultCache: Sendable {
     }
 
     /// The key of a scenario: the tool's and the compiler's versions, the core files, the
-    /// scenario's code and, only when the code can see its own place (`#line`, `#file` ...),
-    /// that place.
-    /// - Parameter placement: where the program runs (`Sandbox.Placement.keyPart`).
+    /// language mode, what the run finds out (a program's output and ending, or a type-check),
+    /// where the program runs, and the scenario's code.
+    /// - Parameter placement: where the program runs (`Sandbox.Placement.keyPart`); not part
+    ///   of a type-check's key, which runs nothing.
     package static func key(toolVersion: String, compilerVersion: String, coreDigest: String,
                             placement: String = "plain", source: ScenarioSource) -> String {
         var hash = SHA256()
-        for part in ["coursebook-result", formatVersion, toolVersion, compilerVersion, coreDigest, placement] {
+        let goal = source.goal == .typeCheck ? "typecheck" : "run " + placement
+        for part in ["coursebook-result", formatVersion, toolVersion, compilerVersion, coreDigest, goal,
+                     "language-mode " + (source.languageMode?.rawValue ?? "default")] {
             hash.update(part)
             hash.update([0])
         }
@@ -47,5 +58,53 @@ package struct ResultCache: Sendable {
 
     package func store(_ outputs: [(key: String, output: String)]) {
         store.write(outputs.map { ($0.key, Array($0.output.utf8)) }, suffix: Self.suffix)
+    }
+
+    /// A trap, as kept.
+    private struct Trap: Codable {
+        var signal: Int32
+        var output: String
+        var standardError: String
+    }
+
+    /// What the cache holds for a scenario with this key and goal: the output of a program that
+    /// ran to its end or trapped, or what type-checking it said.
+    package func lookup(_ key: String, goal: ScenarioGoal) -> ScenarioOutcome? {
+        switch goal {
+        case .typeCheck:
+            guard let bytes = store.read(key, suffix: Self.typeCheckSuffix),
+                  let check = try? JSONDecoder().decode(TypeCheck.self, from: Data(bytes)) else { return nil }
+            return .typeChecked(check, fromCache: true)
+        case .run:
+            if let output = lookup(key) { return .completed(output: output, standardError: "", fromCache: true) }
+            guard let bytes = store.read(key, suffix: Self.trapSuffix),
+                  let trap = try? JSONDecoder().decode(Trap.self, from: Data(bytes)) else { return nil }
+            return .crashed(.signaled(trap.signal), output: trap.output, standardError: trap.standardError, fromCache: true)
+        }
+    }
+
+    /// Keeps what the same program meets on every run: an output, a trap, a type-check. A
+    /// crash of another kind, a time-out or a cut output is run again next time.
+    package func store(outcomes: [(key: String, outcome: ScenarioOutcome)]) {
+        var outputs: [(String, [UInt8])] = [], traps: [(String, [UInt8])] = [], checks: [(String, [UInt8])] = []
+        let encoder = JSONEncoder()
+        for (key, outcome) in outcomes {
+            switch outcome {
+            case let .completed(output, _, false):
+                outputs.append((key, Array(output.utf8)))
+            case let .crashed(.signaled(signal), output, standardError, false) where TrapMessage.signals.contains(signal):
+                let kept = String(decoding: Array(standardError.utf8.suffix(Self.keptStandardError)), as: UTF8.self)
+                if let bytes = try? encoder.encode(Trap(signal: signal, output: output, standardError: kept)) {
+                    traps.append((key, Array(bytes)))
+                }
+            case let .typeChecked(check, false):
+                if let bytes = try? encoder.encode(check) { checks.append((key, Array(bytes))) }
+            default:
+                break
+            }
+        }
+        if !outputs.isEmpty { store.write(outputs, suffix: Self.suffix) }
+        if !traps.isEmpty { store.write(traps, suffix: Self.trapSuffix) }
+        if !checks.isEmpty { store.write(checks, suffix: Self.typeCheckSuffix) }
     }
 }

@@ -12,10 +12,13 @@ package struct ScenarioRunner: Sendable {
     package struct CoreFile: Sendable {
         package var path: String
         package var displayPath: String
+        /// Its file name, as `course.json` lists it.
+        package var name: String
 
-        package init(path: String, displayPath: String) {
+        package init(path: String, displayPath: String, name: String? = nil) {
             self.path = path
             self.displayPath = displayPath
+            self.name = name ?? (path as NSString).lastPathComponent
         }
     }
 
@@ -29,7 +32,7 @@ package struct ScenarioRunner: Sendable {
     package init(compiler: SwiftCompiler, coreFiles: [CourseModel.CoreFile], settings: RunSettings,
                  cache: ResultCache?) {
         self.compiler = compiler
-        self.coreFiles = coreFiles.map { CoreFile(path: $0.path, displayPath: $0.displayPath) }
+        self.coreFiles = coreFiles.map { CoreFile(path: $0.path, displayPath: $0.displayPath, name: $0.name) }
         self.settings = settings
         self.cache = cache
         coreDigest = ResultCache.coreDigest(coreFiles.map { ($0.name, $0.text) })
@@ -56,31 +59,49 @@ package struct ScenarioRunner: Sendable {
                                         hidden: settings.hiddenFolders, memo: settings.sandboxMemo)
         if case .refused = placement {
             // Nothing runs, and nothing is taken from the cache: the caller stops here.
-            return RunStart(sources: sources, placement: placement, keys: [], cached: [], aheadOfShapes: nil)
+            return RunStart(sources: sources, placement: placement, keys: [], cached: [], aheadOfShapes: nil,
+                            typeChecks: nil)
         }
         let runner = confined(placement)
-        let looked = sources.concurrentMap { source -> (key: String, output: String?) in
+        let looked = sources.concurrentMap { source -> (key: String, outcome: ScenarioOutcome?) in
             let key = ResultCache.key(toolVersion: ToolBuild.keyVersion(CoursebookVersion.current), compilerVersion: compiler.version,
                                       coreDigest: coreDigest, placement: placement.keyPart + " " + settings.limits.keyPart
                                         + " output \(settings.outputCap)", source: source)
-            return (key, cache?.lookup(key))
+            return (key, cache?.lookup(key, goal: source.goal))
         }
+        let pending = sources.indices.filter { looked[$0].outcome == nil }
+        // `errors` scenarios need no shape: they are type-checked at once, each alone as
+        // `main.swift`, while the shapes are read.
+        let early = pending.filter { sources[$0].goal == .typeCheck }
+        let typeChecks = early.isEmpty ? nil : TypeCheckRun(runner: runner, sources: sources, indices: early)
         var ahead: BatchAhead?
+        let programs = pending.filter { sources[$0].goal == .run }
         if let batchGuess {
-            let pending = sources.indices.filter { looked[$0].output == nil }
-            let guessed = pending.filter { batchGuess(sources[$0]) }
-            if pending.count == 1 {
+            let guessed = programs.filter { batchable(sources[$0]) && batchGuess(sources[$0]) }
+            if programs.count == 1 {
                 // One scenario to compile (an author's edit) is a program of its own whatever its
                 // shape; only `@main` changes how it is compiled.
-                let hasMainAttribute = sources[pending[0]].code.contains("@main")
-                ahead = BatchAhead(runner: runner, alone: pending[0], hasMainAttribute: hasMainAttribute, sources: sources)
+                let hasMainAttribute = sources[programs[0]].code.contains("@main")
+                ahead = BatchAhead(runner: runner, alone: programs[0], hasMainAttribute: hasMainAttribute, sources: sources)
             } else if guessed.count > 1 {
                 ahead = BatchAhead(runner: runner, indices: guessed, sources: sources)
             }
         }
-        return RunStart(sources: sources, placement: placement, keys: looked.map(\.key), cached: looked.map(\.output),
-                        aheadOfShapes: ahead)
+        return RunStart(sources: sources, placement: placement, keys: looked.map(\.key), cached: looked.map(\.outcome),
+                        aheadOfShapes: ahead, typeChecks: typeChecks)
     }
+
+    /// Whether a scenario may share a batch, as far as its source tells: a program (not a
+    /// type-check) in the run's language mode, and that mode 5. Swift 6 checks the top-level
+    /// code of `main.swift` (main-actor isolated, its variables globals) otherwise than a
+    /// function's body, so a batch could not promise the answer `main.swift` gives there.
+    func batchable(_ source: ScenarioSource) -> Bool {
+        source.goal == .run && source.languageMode == settings.languageMode
+            && (settings.languageMode ?? compiler.defaultLanguageMode) == .swift5
+    }
+
+    /// Whether a job goes into a batch: its source allows it and its shape does.
+    func batchable(_ job: ScenarioJob) -> Bool { batchable(job.source) && !job.shape.needsOwnProgram }
 
     /// Compiles and runs what the cache did not hold, now that every scenario's shape is known
     /// (`jobs`: the sources given to `start`, in the same order).
@@ -96,26 +117,20 @@ package struct ScenarioRunner: Sendable {
                              sandbox: .refused(reason))
         }
         let keys = started.keys
-        var outcomes = [ScenarioOutcome?](repeating: nil, count: jobs.count)
-        var pending: [Int] = []
-        for (index, output) in started.cached.enumerated() {
-            if let output {
-                outcomes[index] = .completed(output: output, standardError: "", fromCache: true)
-            } else {
-                pending.append(index)
-            }
-        }
+        var outcomes = started.cached
+        let pending = outcomes.indices.filter { outcomes[$0] == nil }
         let cachedCount = jobs.count - pending.count
         guard !pending.isEmpty else {
             return RunReport(outcomes: outcomes.map { $0! }, compiledCount: 0,
                              cachedCount: cachedCount, compilerRuns: 0, diagnostics: [],
                              cacheRefusals: cache?.store.refusals ?? 0)
         }
+        let programs = pending.filter { jobs[$0].source.goal == .run }
 
         // The batch compiled ahead serves only if the shapes batch exactly what was guessed;
         // otherwise it is waited for (its compiler would only slow the right one) and dropped.
         var ahead = started.aheadOfShapes
-        if let guessed = ahead, !guessed.serves(pending: pending, jobs: jobs) {
+        if let guessed = ahead, !guessed.serves(pending: programs, jobs: jobs, runner: self) {
             _ = guessed.compiled.wait()
             ahead = nil
         }
@@ -125,31 +140,50 @@ package struct ScenarioRunner: Sendable {
             session.removeWorkspace()
             started.aheadOfShapes?.removeWorkspace()
         }
-        session.run(pending)
+        if !programs.isEmpty { session.run(programs) }
+        // The type-checks begun at once have run beside the programs.
+        let typeChecked = type(checking: pending.filter { jobs[$0].source.goal == .typeCheck }, jobs: jobs,
+                               begun: started.typeChecks, runner: confined(started.placement))
 
-        let results = session.results
+        let results = session.results.merging(typeChecked.outcomes) { $1 }
         let ran = session.durations
         var durations = [Duration?](repeating: nil, count: jobs.count)
-        for index in pending { durations[index] = ran[index] }
+        for index in programs { durations[index] = ran[index] }
         let coreErrors = session.coreErrors
-        var fresh: [(key: String, output: String)] = []
+        var fresh: [(key: String, outcome: ScenarioOutcome)] = []
         for index in pending {
             let outcome = results[index]
-                ?? (coreErrors != nil ? .coreFailed
+                ?? (coreErrors != nil && jobs[index].source.goal == .run ? .coreFailed
                     : .crashed(.exited(-1), output: "", standardError: "coursebook lost this scenario's result"))
             outcomes[index] = outcome
-            if case let .completed(output, _, false) = outcome {
-                fresh.append((keys[index], output))
-            }
+            // A trap is kept only from a program of its own: in a batch its message may name
+            // another address than the program alone gives.
+            if case .crashed = outcome, !session.ranAlone.contains(index) { continue }
+            fresh.append((keys[index], outcome))
         }
-        cache?.store(fresh)
+        cache?.store(outcomes: fresh)
         let diagnostics = coreErrors ?? []
         return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count,
                          cachedCount: cachedCount,
-                         compilerRuns: session.compilerRuns + (started.aheadOfShapes == nil ? 0 : 1),
+                         compilerRuns: session.compilerRuns + typeChecked.compilerRuns + (started.aheadOfShapes == nil ? 0 : 1),
                          diagnostics: diagnostics, sandbox: use, cacheRefusals: cache?.store.refusals ?? 0,
                          durations: durations, batchAhead: started.aheadOfShapes == nil ? .none
                             : (ahead == nil ? .dropped : .used))
+    }
+
+    /// The type-checks of `indices`: those begun by `start`, waited for, and any other run now.
+    private func type(checking indices: [Int], jobs: [ScenarioJob], begun: TypeCheckRun?,
+                      runner: ScenarioRunner) -> (outcomes: [Int: ScenarioOutcome], compilerRuns: Int) {
+        let early = begun?.wait()
+        var outcomes = early?.outcomes ?? [:]
+        var runs = early?.compilerRuns ?? 0
+        let rest = indices.filter { outcomes[$0] == nil }
+        if !rest.isEmpty {
+            let late = TypeCheckRun(runner: runner, sources: jobs.map(\.source), indices: rest).wait()
+            runs += late.compilerRuns
+            outcomes.merge(late.outcomes) { $1 }
+        }
+        return (outcomes, runs)
     }
 
     /// This runner with its compiler confined as `placement` says: in a sandbox of its own
@@ -172,7 +206,7 @@ package struct ScenarioRunner: Sendable {
         let paths = [written.last!] + written.dropLast() + coreFiles.map(\.path)
         return compiler.compile(sources: Array(paths), objects: runnerObject.map { [$0] } ?? [], output: output,
                                 workingDirectory: folder, jobs: settings.parallelism + 1,
-                                timeLimit: settings.compileTimeLimit)
+                                languageMode: settings.languageMode, timeLimit: settings.compileTimeLimit)
     }
 
     /// The batch runner's object (`ScenarioProgram.runnerModule`), or nil when the batch must
@@ -191,11 +225,12 @@ package struct ScenarioRunner: Sendable {
     /// Compiles a program of one scenario: its own file first (it is the heavy one), then the
     /// core, the prelude last.
     func compileAlone(files: [(name: String, contents: String)], in folder: String, output: String, jobs: Int,
-                      hasMainAttribute: Bool) -> CompileResult {
+                      hasMainAttribute: Bool, languageMode: LanguageMode?) -> CompileResult {
         let written = Self.write(files, in: folder)
         let paths = written.prefix(1) + coreFiles.map(\.path) + written.dropFirst()
         return compiler.compile(sources: Array(paths), output: output, workingDirectory: folder,
-                                jobs: jobs, parseAsLibrary: hasMainAttribute, timeLimit: settings.compileTimeLimit)
+                                jobs: jobs, parseAsLibrary: hasMainAttribute, languageMode: languageMode,
+                                timeLimit: settings.compileTimeLimit)
     }
 
     /// Writes generated files and returns their paths. A file that cannot be written shows up
@@ -234,9 +269,11 @@ package struct RunStart: Sendable {
     let sources: [ScenarioSource]
     let placement: Sandbox.Placement
     let keys: [String]
-    /// Each scenario's output from the cache; nil for one to compile.
-    let cached: [String?]
+    /// Each scenario's outcome from the cache; nil for one to compile.
+    let cached: [ScenarioOutcome?]
     let aheadOfShapes: BatchAhead?
+    /// The type-checks begun at once, of the `errors` scenarios the cache did not hold.
+    let typeChecks: TypeCheckRun?
 }
 
 /// A program compiling before the scenarios' shapes are known, in a scratch folder of its own:
@@ -270,7 +307,7 @@ final class BatchAhead: Sendable {
                                                unbufferedFromOutside: ScenarioProgram.unbufferedOutput != nil)
         self.init(kind: .alone(index, hasMainAttribute: hasMainAttribute), files: files) {
             runner.compileAlone(files: $0, in: $1, output: $2, jobs: runner.settings.parallelism,
-                                hasMainAttribute: hasMainAttribute)
+                                hasMainAttribute: hasMainAttribute, languageMode: sources[index].languageMode)
         }
     }
 
@@ -289,10 +326,10 @@ final class BatchAhead: Sendable {
     /// Whether the shapes compile `pending` the way this program was begun: the batch holds
     /// exactly the scenarios the shapes batch; the one scenario is alone, with `@main` or not as
     /// its shape says.
-    func serves(pending: [Int], jobs: [ScenarioJob]) -> Bool {
+    func serves(pending: [Int], jobs: [ScenarioJob], runner: ScenarioRunner) -> Bool {
         switch kind {
         case .batch(let indices):
-            return indices == pending.filter { !jobs[$0].shape.needsOwnProgram }
+            return indices == pending.filter { runner.batchable(jobs[$0]) }
         case .alone(let index, let hasMainAttribute):
             return pending == [index] && jobs[index].shape.hasMainAttribute == hasMainAttribute
         }
@@ -324,6 +361,8 @@ private final class RunSession: Sendable {
         var coreErrors: [Diagnostic]?
         var programNumber = 0
         var batchAheadTaken = false
+        /// The scenarios that ran as programs of their own.
+        var ranAlone: Set<Int> = []
     }
 
     init(runner: ScenarioRunner, jobs: [ScenarioJob], placement: Sandbox.Placement, batchAhead: BatchAhead? = nil) {
@@ -350,6 +389,7 @@ private final class RunSession: Sendable {
     var durations: [Int: Duration] { state.withLock { $0.durations } }
     var compilerRuns: Int { state.withLock { $0.compilerRuns } }
     var coreErrors: [Diagnostic]? { state.withLock { $0.coreErrors } }
+    var ranAlone: Set<Int> { state.withLock { $0.ranAlone } }
 
     func removeWorkspace() {
         try? FileManager.default.removeItem(atPath: workspace)
@@ -360,10 +400,10 @@ private final class RunSession: Sendable {
         var alone: [Int] = []
         var together: [Int] = []
         for index in indices {
-            if jobs[index].shape.needsOwnProgram {
-                alone.append(index)
-            } else {
+            if runner.batchable(jobs[index]) {
                 together.append(index)
+            } else {
+                alone.append(index)
             }
         }
         alone += runTogether(together)
@@ -526,7 +566,7 @@ private final class RunSession: Sendable {
                                                unbufferedFromOutside: ScenarioProgram.unbufferedOutput != nil)
             state.withLock { $0.compilerRuns += 1 }
             compiled = runner.compileAlone(files: files, in: folder, output: program, jobs: compilerJobs,
-                                           hasMainAttribute: shape.hasMainAttribute)
+                                           hasMainAttribute: shape.hasMainAttribute, languageMode: source.languageMode)
         }
         guard compiled.succeeded else {
             var lessonErrors: [Diagnostic] = []
@@ -552,7 +592,10 @@ private final class RunSession: Sendable {
                 placed.notes = item.notes.map(inLesson)
                 return placed
             }
+            // Where the linker said what is wrong, the driver's "link command failed" adds nothing.
+            let linkerSaid = compiled.diagnostics.contains(where: \.fromLinker)
             for diagnostic in compiled.diagnostics.map(inLesson) where diagnostic.severity == "error" {
+                if linkerSaid, diagnostic.isLinkSummary { continue }
                 if let core = coreFile(diagnostic.file) {
                     coreErrors.append(lessonDiagnostic(diagnostic, coreDisplay: core.displayPath))
                 } else {
@@ -574,6 +617,7 @@ private final class RunSession: Sendable {
             record([index], .compileFailed(lessonErrors))
             return
         }
+        state.withLock { _ = $0.ranAlone.insert(index) }
         var watcher = ScenarioWatcher(single: index, timeLimit: runner.settings.timeLimit,
                                       outputCap: runner.settings.outputCap, limits: limitsApplied)
         do {
@@ -598,6 +642,13 @@ private final class RunSession: Sendable {
     /// scenario runs.
     private func process(_ program: String, in folder: String, batch: Bool,
                          adding extra: [String: String] = [:]) -> ChildProcess {
+        var child = startingProcess(program, in: folder, batch: batch, adding: extra)
+        child.randomizesAddresses = false
+        return child
+    }
+
+    private func startingProcess(_ program: String, in folder: String, batch: Bool,
+                                 adding extra: [String: String]) -> ChildProcess {
         let limits = runner.settings.limits
         switch placement {
         case .sandboxed(let sandbox):

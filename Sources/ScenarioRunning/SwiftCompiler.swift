@@ -15,17 +15,21 @@ package struct SwiftCompiler: Sendable {
     package var plans: CompilePlanStore?
     /// What identifies this compiler in the plans: its paths, sizes and modification times.
     package var stamp: String
+    /// The language mode it compiles in when given no `-swift-version`; nil when it could not
+    /// be told.
+    package var defaultLanguageMode: LanguageMode?
     /// How its commands run: in a sandbox of their own and under a memory limit (see
     /// `CompilerConfinement`); nil: plainly, with no limit but the time.
     package var confinement: CompilerConfinement?
 
     package init(executable: String, version: String, runtimeFolder: String? = nil,
-                 plans: CompilePlanStore? = nil, stamp: String = "") {
+                 plans: CompilePlanStore? = nil, stamp: String = "", defaultLanguageMode: LanguageMode? = nil) {
         self.executable = executable
         self.version = version
         self.runtimeFolder = runtimeFolder
         self.plans = plans
         self.stamp = stamp
+        self.defaultLanguageMode = defaultLanguageMode
     }
 
     package struct Unavailable: Error, CustomStringConvertible {
@@ -50,10 +54,11 @@ package struct SwiftCompiler: Sendable {
 
         if let versionCache, let remembered = try? String(contentsOfFile: versionCache, encoding: .utf8) {
             let lines = remembered.split(separator: "\n", omittingEmptySubsequences: false)
-            if lines.count == 5, lines[0..<3].joined(separator: "\n") == stamp {
+            if lines.count == 6, lines[0..<3].joined(separator: "\n") == stamp {
                 return SwiftCompiler(executable: path, version: String(lines[3]),
                                      runtimeFolder: lines[4].isEmpty ? nil : String(lines[4]),
-                                     plans: CompilePlanStore(file: planCache), stamp: stamp)
+                                     plans: CompilePlanStore(file: planCache), stamp: stamp,
+                                     defaultLanguageMode: LanguageMode(rawValue: String(lines[5])))
             }
         }
         // The version line and where the runtime lives, in one run.
@@ -70,15 +75,46 @@ package struct SwiftCompiler: Sendable {
         guard termination.isSuccess, !version.isEmpty else {
             throw Unavailable(description: "'\(path) -print-target-info' failed (\(termination))")
         }
+        let mode = probeDefaultLanguageMode(path)
         if let versionCache {
             try? FileManager.default.createDirectory(
                 atPath: (versionCache as NSString).deletingLastPathComponent,
                 withIntermediateDirectories: true)
-            try? writeAtomically(Array("\(stamp)\n\(version)\n\(runtime ?? "")".utf8), to: versionCache,
-                                 keepingPermissions: false)
+            try? writeAtomically(Array("\(stamp)\n\(version)\n\(runtime ?? "")\n\(mode?.rawValue ?? "-")".utf8),
+                                 to: versionCache, keepingPermissions: false)
         }
         return SwiftCompiler(executable: path, version: version, runtimeFolder: runtime,
-                             plans: CompilePlanStore(file: planCache), stamp: stamp)
+                             plans: CompilePlanStore(file: planCache), stamp: stamp, defaultLanguageMode: mode)
+    }
+
+    /// The language mode `swiftc` takes when given none, from what `#if swift(>=N)` says in a
+    /// file it type-checks (no option tells it). Once per compiler: it is remembered with the
+    /// compiler's version.
+    static func probeDefaultLanguageMode(_ swiftc: String) -> LanguageMode? {
+        var template = Array((NSTemporaryDirectory() + "/coursebook-mode-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { return nil }
+        let folder = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let probe = """
+            #if swift(>=7)
+            #error("coursebook-language-mode 7")
+            #elseif swift(>=6)
+            #error("coursebook-language-mode 6")
+            #elseif swift(>=5)
+            #error("coursebook-language-mode 5")
+            #else
+            #error("coursebook-language-mode 4")
+            #endif
+
+            """
+        // The file is the tool's own: no sandbox is needed to read what the compiler says of it.
+        var watcher = CollectingWatcher(timeLimit: .seconds(60))
+        guard (try? writeAtomically(Array(probe.utf8), to: folder + "/main.swift", keepingPermissions: false)) != nil,
+              (try? ChildProcess(executable: swiftc, arguments: ["-typecheck", "-module-name", "main", "main.swift"],
+                                 workingDirectory: folder).run(watching: &watcher)) != nil else { return nil }
+        let said = String(decoding: watcher.standardError + watcher.standardOutput, as: UTF8.self)
+        guard let range = said.range(of: "coursebook-language-mode ") else { return nil }
+        return LanguageMode(rawValue: String(said[range.upperBound...].prefix { $0.isNumber }))
     }
 
     private static func fileStamp(_ path: String) -> String {
@@ -92,10 +128,12 @@ package struct SwiftCompiler: Sendable {
     /// looks for object files under other names than it wrote, and the link fails.)
     /// `objects` (already compiled) are linked in too.
     package func compile(sources: [String], objects: [String] = [], output: String, workingDirectory: String,
-                         jobs: Int, parseAsLibrary: Bool = false, timeLimit: Duration? = nil) -> CompileResult {
+                         jobs: Int, parseAsLibrary: Bool = false, languageMode: LanguageMode? = nil,
+                         timeLimit: Duration? = nil) -> CompileResult {
         var arguments = ["-module-name", ScenarioProgram.moduleName, "-Onone", "-suppress-warnings",
                          "-diagnostic-style=llvm", "-j\(max(jobs, 1))", "-o", output] + moduleCacheArguments
         if parseAsLibrary { arguments.append("-parse-as-library") }
+        if let languageMode { arguments += ["-swift-version", languageMode.rawValue] }
         arguments += sources + objects
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
         if let plans, let replayed = replay(arguments, sources: sources, output: output, workingDirectory: workingDirectory,
@@ -112,7 +150,7 @@ package struct SwiftCompiler: Sendable {
 
     /// `-module-cache-path`: a module cache of coursebook's own beside the plans, the one folder
     /// besides a scenario's that a sandboxed compiler may write (its own home is out of sight).
-    private var moduleCacheArguments: [String] {
+    var moduleCacheArguments: [String] {
         moduleCache.map { ["-module-cache-path", $0] } ?? []
     }
 
@@ -164,7 +202,9 @@ package struct SwiftCompiler: Sendable {
         var outOfMemory = false
     }
 
-    private func result(_ ran: Ran, timeLimit: Duration?) -> CompileResult {
+    /// - Parameter deduplicating: keep a diagnostic once that several frontend jobs reported
+    ///   (each job parses every file); one job's own are kept as it gave them.
+    func result(_ ran: Ran, timeLimit: Duration?, deduplicating: Bool = true) -> CompileResult {
         if ran.outOfMemory, let confinement {
             let message = "the compiler used more than \(confinement.memory >> 20) MiB of memory and was stopped (--compile-memory-limit raises the limit)"
             return CompileResult(termination: ran.termination,
@@ -179,7 +219,7 @@ package struct SwiftCompiler: Sendable {
         }
         let transcript = String(decoding: ran.standardError + ran.standardOutput, as: UTF8.self)
         return CompileResult(termination: ran.termination,
-                             diagnostics: CompilerDiagnostic.parse(transcript),
+                             diagnostics: CompilerDiagnostic.parse(transcript, deduplicating: deduplicating),
                              transcript: transcript)
     }
 
@@ -361,12 +401,20 @@ package struct CompilerDiagnostic: Sendable, Equatable {
     package var severity: String
     package var message: String
     package var notes: [CompilerDiagnostic] = []
+    /// Said by the linker, not the compiler.
+    package var fromLinker = false
+
+    /// The driver's and `clang`'s words for a link that failed ("link command failed with exit
+    /// code 1 (use -v to see invocation)"), which say nothing the linker's own lines do not.
+    package var isLinkSummary: Bool {
+        file == nil && !fromLinker && (message.hasPrefix("link command failed") || message.hasPrefix("linker command failed"))
+    }
 
     /// Reads the compiler's diagnostics in the LLVM style; notes attach to the error or warning
     /// above them, source excerpts and carets are dropped (the checker prints its own). A
     /// diagnostic that several frontend jobs reported (each job parses every file, so a parse
     /// error comes once per job) is kept once.
-    package static func parse(_ transcript: String) -> [CompilerDiagnostic] {
+    package static func parse(_ transcript: String, deduplicating: Bool = true) -> [CompilerDiagnostic] {
         var found: [CompilerDiagnostic] = []
         for line in transcript.split(separator: "\n") {
             guard let diagnostic = parseLine(line) else { continue }
@@ -376,6 +424,7 @@ package struct CompilerDiagnostic: Sendable, Equatable {
                 found.append(diagnostic)
             }
         }
+        guard deduplicating else { return found }
         var seen: [CompilerDiagnostic] = []
         for diagnostic in found where !seen.contains(diagnostic) { seen.append(diagnostic) }
         return seen
@@ -401,6 +450,13 @@ package struct CompilerDiagnostic: Sendable, Equatable {
             }
             if place.count == 1, place[0] == "<unknown>" || place[0].hasSuffix("swift-frontend") || place[0].hasSuffix("swiftc") {
                 return CompilerDiagnostic(file: nil, line: 0, column: 0, severity: severity, message: message)
+            }
+            // The linker's own words (`main-1.o:main-1.o:function main: error: undefined
+            // reference to 'round'`, `ld.lld: error: undefined symbol: round`): what an author
+            // can act on, where the driver only says that the link failed.
+            let tool = (String(place[0]) as NSString).lastPathComponent
+            if severity == "error", tool.hasPrefix("ld") || place[0].hasSuffix(".o") || place.last?.hasPrefix("function ") == true {
+                return CompilerDiagnostic(file: nil, line: 0, column: 0, severity: severity, message: message, fromLinker: true)
             }
         }
         return nil

@@ -14,6 +14,11 @@ package struct SwiftBlockReading: Sendable, Equatable {
     package var highlighted: String?
     /// The view trees it builds, as written (see `ViewTreeReading`).
     package var trees: ScenarioTrees = .none
+    /// What stands for a block the command did not need to read (an `errors` scenario in a
+    /// check, which is type-checked alone whatever its shape).
+    package static let notNeeded = SwiftBlockReading(problems: [], needsOwnProgram: true, hasMainAttribute: false,
+                                                     declaredNames: [], highlighted: nil)
+
     /// Why coursebook did not read the block, nil when it did: it nests deeper than the parser
     /// is given (`SwiftNesting`), or its reading took too long or ended the process that read
     /// it. Such a block is a program of its own, shown without highlighting, and its problems

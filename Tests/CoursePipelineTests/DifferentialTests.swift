@@ -83,14 +83,14 @@ struct DifferentialTests {
         #expect(batched.outcomes[ending].completedOutput == "before the end\n")
         let failing = try #require(toRun.firstIndex { $0.source.code.hasPrefix("print(\"failing end\")") })
         #expect(!jobs[failing].shape.needsOwnProgram, "exit(4) must run batched")
-        if case let .crashed(ending, output, _) = batched.outcomes[failing] {
+        if case let .crashed(ending, output, _, _) = batched.outcomes[failing] {
             #expect(ending == .exited(4))
             #expect(output == "failing end\n")
         } else {
             Issue.record("exit(4): \(batched.outcomes[failing])")
         }
         #expect(batched.compilerRuns < alone.compilerRuns)
-        if case let .crashed(ending, output, _)? = outcome("print(\"throwing\")") {
+        if case let .crashed(ending, output, _, _)? = outcome("print(\"throwing\")") {
             #expect(ending == .signaled(SIGILL) || ending == .signaled(SIGTRAP))
             #expect(output == "throwing\n")
         } else {
@@ -101,7 +101,7 @@ struct DifferentialTests {
     static func same(_ left: ScenarioOutcome, _ right: ScenarioOutcome) -> Bool {
         switch (left, right) {
         case let (.completed(a, _, _), .completed(b, _, _)): return a == b
-        case let (.crashed(x, a, _), .crashed(y, b, _)): return x == y && a == b
+        case let (.crashed(x, a, _, _), .crashed(y, b, _, _)): return x == y && a == b
         case let (.compileFailed(a), .compileFailed(b)): return a.map(\.summary) == b.map(\.summary)
         default: return false
         }

@@ -1,6 +1,7 @@
 import CourseModel
 @testable import CourseReports
 import Foundation
+import TestSupport
 import Testing
 
 /// A small report: two lessons, three scenarios (one failed, one skipped), a course-wide error.
@@ -12,16 +13,16 @@ func sampleDocument(shard: Shard? = nil, scenarios: [ReportDocument.ScenarioEntr
     let gap = ReportDocument.Finding(.error(.limitNoteGap, "DR3 follows DR1: DR2 is missing",
                                             at: SourceLocation(file: "c/02-b.md", line: 5, column: 1)))
     let all = scenarios ?? [
-        .init(file: "c/01-a.md", line: 3, caption: "the first", status: "failed", expected: "1\n", actual: "2\n",
+        .init(file: "c/01-a.md", line: 3, caption: "the first", status: "failed", expectation: "output", expected: "1\n", actual: "2\n",
               duration: 0.0125, cached: false, findings: [mismatch]),
-        .init(file: "c/02-b.md", line: 3, caption: nil, status: "passed", expected: "x\n", actual: "x\n",
+        .init(file: "c/02-b.md", line: 3, caption: nil, status: "passed", expectation: "output", expected: "x\n", actual: "x\n",
               duration: 0, cached: true, findings: []),
-        .init(file: "c/02-b.md", line: 9, caption: "shown \"only\"", status: "skipped", expected: nil, actual: nil,
+        .init(file: "c/02-b.md", line: 9, caption: "shown \"only\"", status: "skipped", expectation: "output", expected: nil, actual: nil,
               duration: 0, cached: false, findings: []),
     ]
     let findings = diagnostics ?? [mismatch, gap]
     return ReportDocument(
-        format: ReportDocument.formatName, version: 1, tool: "0.1.0", compiler: "Swift version 6.3.1", course: "c",
+        format: ReportDocument.formatName, version: ReportDocument.currentVersion, tool: "0.1.0", compiler: "Swift version 6.3.1", course: "c",
         title: "A <Course> & more", files: ["c/course.json", "c/01-a.md", "c/02-b.md"],
         scope: .init(lessons: nil, shard: shard), succeeded: false,
         summary: .init(passed: 1, failed: 1, skipped: 1, errors: 2, warnings: 0, notes: 0, compiled: 1, cached: 1, compilerRuns: 1),
@@ -36,7 +37,9 @@ struct ReportDocumentTests {
         #expect(bytes.last == UInt8(ascii: "\n"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
         let scenario = try #require((object["scenarios"] as? [[String: Any]])?[2])
-        #expect(Set(scenario.keys) == ["file", "line", "caption", "status", "expected", "actual", "duration", "cached", "findings"])
+        #expect(Set(scenario.keys) == ["file", "line", "caption", "status", "expectation", "expected", "actual", "output",
+                                       "duration", "cached", "findings"])
+        #expect(scenario["output"] is NSNull && scenario["expectation"] as? String == "output")
         #expect(scenario["expected"] is NSNull && scenario["actual"] is NSNull)
         #expect((object["scope"] as? [String: Any])?["shard"] as? String == "2/3")
         #expect((object["scope"] as? [String: Any])?["lessons"] is NSNull)
@@ -56,8 +59,8 @@ struct ReportDocumentTests {
         other.format = "junit"
         #expect(reason(String(decoding: other.json(), as: UTF8.self)) == "not a coursebook JSON report (its format is 'junit')")
         other = sampleDocument()
-        other.version = 2
-        #expect(reason(String(decoding: other.json(), as: UTF8.self)) == "a report of version 2; this coursebook reads version 1")
+        other.version = 1
+        #expect(reason(String(decoding: other.json(), as: UTF8.self)) == "a report of version 1; this coursebook reads version 2")
         let badShard = String(decoding: sampleDocument().json(), as: UTF8.self)
             .replacingOccurrences(of: "\"shard\" : null", with: "\"shard\" : \"3/2\"")
         #expect(reason(badShard)?.hasPrefix("not a coursebook JSON report") == true)
@@ -82,6 +85,68 @@ struct ReportDocumentTests {
         #expect(DiagnosticStyle.resolve(nil, environment: ["GITHUB_ACTIONS": "true"]) == .github)
         #expect(DiagnosticStyle.resolve(nil, environment: ["GITHUB_ACTIONS": "false"]) == .text)
         #expect(DiagnosticStyle.resolve(.text, environment: ["GITHUB_ACTIONS": "true"]) == .text)
+    }
+}
+
+/// What a report says of a scenario that must not compile and of one that must trap.
+struct ExpectationReportTests {
+    static let text = """
+        # L
+
+        ```swift scenario
+        let x = 1
+        x = 2
+        ```
+
+        ```errors
+        2: error: cannot assign
+        ```
+
+        ```swift scenario
+        print([1][3])
+        ```
+
+        ```output
+        ```
+
+        ```trap
+        Fatal error: Index out of range
+        ```
+
+        """
+
+    func document(_ outcomes: [ScenarioOutcome]) -> ReportDocument {
+        let (read, _) = course([Self.text])
+        let results = zip(read.lessons[0].scenarios, outcomes).map { scenario, outcome in
+            ScenarioResult(lessonIndex: 0, scenario: scenario, status: .passed, outcome: outcome)
+        }
+        let report = CheckReport(diagnostics: [], results: results, rewrites: [], compiledCount: 2, cachedCount: 0,
+                                 compilerRuns: 2, compilerVersion: "Swift version 6.3.1")
+        return ReportDocument(course: read, report: report)
+    }
+
+    @Test func theCompilersErrorsAndTheTrapsMessageAreActual() {
+        let made = document([
+            .typeChecked(TypeCheck(errors: [CompilerError(line: 2, column: 1, message: "cannot assign")]), fromCache: true),
+            .crashed(.signaled(4), output: "", standardError: "Swift/Array.swift:1: Fatal error: Index out of range\n"),
+        ])
+        #expect(made.scenarios.map(\.expectation) == ["errors", "trap"])
+        #expect(made.scenarios[0].expected == "2: error: cannot assign\n" && made.scenarios[0].actual == "2:1: error: cannot assign\n")
+        #expect(made.scenarios[0].output == nil && made.scenarios[0].cached)
+        #expect(made.scenarios[1].expected == "Fatal error: Index out of range\n" && made.scenarios[1].actual == "Fatal error: Index out of range")
+        #expect(made.scenarios[1].output == ReportDocument.OutputPair(expected: "", actual: ""))
+    }
+
+    /// A scenario that did not come to what it was expected to do has no actual: one that
+    /// compiled has no errors (empty), one that did not trap no message.
+    @Test func whatDidNotHappenIsNull() {
+        let made = document([.typeChecked(TypeCheck(errors: []), fromCache: false),
+                             .completed(output: "x\n", standardError: "", fromCache: false)])
+        #expect(made.scenarios[0].actual == "")
+        #expect(made.scenarios[1].actual == nil && made.scenarios[1].output?.actual == "x\n")
+        let junit = JUnitReport.xml(made)
+        #expect(junit.contains("(line 3, must not compile)") && junit.contains("(line 12, must trap)"))
+        #expect(junit.contains("<system-out>expected: it prints\n    (nothing)\nthen traps with\n    Fatal error: Index out of range</system-out>"))
     }
 }
 

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The pages of the `site` and `markdown` fixtures, compared file by file with the committed
+/// The pages of the `site`, `markdown` and `must-fail` fixtures, compared file by file with the committed
 /// golden copies under Tests/Golden/<fixture>. The compiler's version, which pages show, is
 /// written `SWIFT-VERSION` on both sides, so that a new toolchain changes no golden file.
 /// `make golden` records them anew (`COURSEBOOK_RECORD_GOLDEN=1`: this test writes the files
@@ -13,7 +13,7 @@ import Testing
 @Suite(.serialized) struct SitePagesTests {
     static let versionMark = "SWIFT-VERSION"
 
-    @Test(arguments: ["site", "markdown"])
+    @Test(arguments: ["site", "markdown", "must-fail"])
     func pagesMatchTheGoldenFiles(fixture: String) throws {
         let golden = packageRoot.appendingPathComponent("Tests/Golden/\(fixture)")
         let (report, rendered) = try renderedFixture(fixture)
@@ -121,6 +121,61 @@ import Testing
         #expect(page.contains("<a href=\"#dr1\">DR1</a> is in the first lesson"))
         let ids = page.matches(of: /\sid="([^"]*)"/).map { String($0.output.1) }
         #expect(Set(ids).count == ids.count, "an id is repeated on the one page")
+    }
+}
+
+/// A scenario the compiler refused and a program that trapped, as their pages show them.
+@Suite(.serialized) struct MustFailPagesTests {
+    @Test func aRefusedScenarioMarksItsLinesAndListsTheMessages() throws {
+        let (report, files) = try renderedFixture("must-fail")
+        #expect(report.succeeded)
+        let page = files.text("01-types.html")
+        // The erroring line set apart, a caret under the column, hidden from screen readers.
+        #expect(page.contains("<span class=\"line error-line\"><span class=\"tok-keyword\">let</span> maximumNumberOfLoginAttempts: <span class=\"tok-type\">Int</span> = <span class=\"tok-string\">&quot;ten&quot;</span>\n</span><span class=\"line caret\" aria-hidden=\"true\">" + String(repeating: " ", count: 40) + "^\n</span>"))
+        // The provenance says the compiler refused it, in which mode; each message comes after
+        // the words a screen reader says first, with the line as the page shows the code.
+        #expect(page.contains("<p class=\"output-label\" data-pagefind-ignore><span class=\"badge\"><span aria-hidden=\"true\">✓</span> compiler refused · Swift \(report.swiftVersion) · language mode 6</span></p>"))
+        #expect(page.contains("<li><span class=\"error-kind\" data-pagefind-ignore>compile error</span> <span class=\"error-place\" data-pagefind-ignore>line 1, column 41:</span> <code class=\"error-message\">cannot convert value of type &#39;String&#39; to specified type &#39;Int&#39;</code></li>"))
+        // Without a caption the lines are the block's.
+        #expect(page.contains("<span class=\"error-place\" data-pagefind-ignore>line 2, column 1:</span>"))
+        #expect(files.text("index.html").contains("and every compile error by compiling it"))
+    }
+
+    @Test func aTrapShowsTheOutputThenTheMessage() throws {
+        let (report, files) = try renderedFixture("must-fail")
+        let page = files.text("05-traps.html")
+        #expect(page.contains("""
+            <div class="output verified trapped" data-pagefind-ignore>
+            <p class="output-label"><span class="kind">Output</span> <span class="badge"><span aria-hidden="true">✓</span> verified with Swift \(report.swiftVersion) · language mode 6</span></p>
+            <pre><samp><span class="line">90</span></samp></pre>
+            <p class="trap"><span class="trap-kind">trap</span> <samp>Fatal error: Index out of range</samp></p>
+            </div>
+            """))
+        // An overflow traps without a word, and the page says so.
+        #expect(page.contains("<p class=\"trap\"><span class=\"trap-kind\">trap</span> <span class=\"trap-silent\">the program stopped; the runtime wrote no message (as for an overflow)</span></p>"))
+        // Nothing printed before the trap: no empty output.
+        #expect(page.contains("language mode 6</span></p>\n<p class=\"trap\"><span class=\"trap-kind\">trap</span> <samp>Simultaneous accesses to 0x"))
+    }
+
+    /// In the course's language: a Turkish course says that the compiler refused it.
+    @Test func inTheCoursesLanguage() throws {
+        let root = temporaryFolder("must-fail-tr")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let course = root.appendingPathComponent("must-fail")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("must-fail"), to: course)
+        let config = course.appendingPathComponent("course.json")
+        try String(contentsOf: config, encoding: .utf8).replacingOccurrences(of: #""language": "en""#, with: #""language": "tr""#)
+            .write(to: config, atomically: true, encoding: .utf8)
+        var options = BuildCommandOptions()
+        options.shared.course = course.path
+        options.shared.cache = .none
+        let (checked, files) = try Pipeline().siteFiles(options)
+        let version = checked.report.swiftVersion
+        let types = files.text("01-types.html")
+        #expect(types.contains("<span class=\"badge\"><span aria-hidden=\"true\">✓</span> derleyici reddetti · Swift \(version) · dil kipi 6</span>"))
+        #expect(types.contains("<span class=\"error-kind\" data-pagefind-ignore>derleme hatası</span> <span class=\"error-place\" data-pagefind-ignore>satır 1, sütun 41:</span>"))
+        #expect(files.text("05-traps.html").contains("<span class=\"trap-kind\">tuzak</span> <samp>Fatal error: Index out of range</samp>"))
+        #expect(files.text("04-concurrency.html").contains("<span class=\"kind\">Çıktı</span> <span class=\"badge\"><span aria-hidden=\"true\">✓</span> Swift \(version) ile doğrulandı · dil kipi 5</span>"))
     }
 }
 

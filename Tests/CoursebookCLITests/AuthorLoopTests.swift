@@ -288,6 +288,30 @@ let junitSchema = fixtures.appendingPathComponent("reports/junit.xsd")
         let turkishStrict = try coursebook(["check", "ders", "--strict"], in: root)
         #expect(turkishStrict.status == 0, "\(turkishStrict)")
     }
+
+    /// `new lesson --errors` writes a scenario the compiler refuses under an empty `errors`
+    /// block; `check --update` fills it with the compiler's errors, and the lesson passes.
+    @Test func aNewLessonOfErrors() throws {
+        let (root, course) = try authorLoopCourse("new-errors")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let made = try coursebook(["new", "lesson", "Constants", "course", "--errors"], in: root)
+        #expect(made == CommandResult(status: 0, standardOutput: """
+            wrote course/04-constants.md (its limitation note is DR6)
+            next: write the scenario, then 'coursebook check course/04-constants.md --update' fills in its errors block with the compiler's errors
+
+            """, standardError: ""), "\(made)")
+        let file = course.appendingPathComponent("04-constants.md")
+        let lesson = try String(contentsOf: file, encoding: .utf8)
+        #expect(lesson.contains("```swift scenario\n// main.swift — what the compiler refuses\nlet title = \"Constants\"\ntitle = \"Constants!\"\n```\n\n```errors\n```\n"))
+        #expect(!lesson.contains("```output"))
+        let failing = try coursebook(["check", "course/04-constants.md"], in: root)
+        #expect(failing.status == 1, "\(failing)")
+        let update = try coursebook(["check", "course/04-constants.md", "--update"], in: root)
+        #expect(update.standardOutput.hasPrefix("course/04-constants.md:17: updated the errors block of the scenario at line 11\n"), "\(update)")
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("```errors\n3:1: error: cannot assign to value: 'title' is a 'let' constant\n```\n"))
+        let strict = try coursebook(["check", "course", "--strict"], in: root)
+        #expect(strict.status == 0, "\(strict)")
+    }
 }
 
 /// A JSON report read back, for the tests.

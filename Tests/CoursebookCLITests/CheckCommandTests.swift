@@ -412,7 +412,7 @@ struct CommandLineTests {
         }
         for (command, usage) in [("check", "check [COURSE_DIR | LESSON.md ...]"), ("build", "build [COURSE_DIR] --out DIR"),
                                  ("watch", "watch [COURSE_DIR] [--out DIR]"), ("serve", "serve [COURSE_DIR] [--port N]"),
-                                 ("new", "new lesson TITLE [COURSE_DIR]"), ("merge-reports", "merge-reports SHARD.json ...")] {
+                                 ("new", "new lesson TITLE [COURSE_DIR] [--errors]"), ("merge-reports", "merge-reports SHARD.json ...")] {
             let result = try coursebook([command, "--help"])
             #expect(result.status == 0)
             #expect(result.standardOutput.hasPrefix("usage: coursebook \(usage)"))

@@ -76,7 +76,7 @@ struct CourseLoaderTests {
     }
 
     @Test(arguments: [
-        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "theme": 1 }"#, "unknown key 'theme' (known: title, language, core, description, templates, typography, limitNotes, diagrams, glossary)"),
+        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "theme": 1 }"#, "unknown key 'theme' (known: title, language, core, description, templates, typography, limitNotes, diagrams, languageMode, glossary)"),
         (#"{ "language": "en", "core": ["C.swift"] }"#, "missing 'title'"),
         (#"{ "title": 3, "language": "en", "core": ["C.swift"] }"#, "'title' must be a non-empty string"),
         (#"{ "title": "T", "language": "en us", "core": ["C.swift"] }"#, "'language' must be a BCP 47 tag such as \"tr\" or \"en-GB\""),
@@ -86,9 +86,18 @@ struct CourseLoaderTests {
         (#"{ "title": "T", "language": "en", "core": ["C.swift"], "typography": "fancy" }"#, "'typography' is \"plain\" or \"smart\", not \"fancy\""),
         (#"{ "title": "T", "language": "en", "limitNotes": "sometimes" }"#, "'limitNotes' is \"required\" or \"optional\", not \"sometimes\""),
         (#"{ "title": "T", "language": "en", "limitNotes": false }"#, "'limitNotes' must be a non-empty string"),
+        (#"{ "title": "T", "language": "en", "languageMode": "7" }"#, "'languageMode' is \"5\" or \"6\" (the Swift language mode scenarios are compiled in: -swift-version N)"),
+        (#"{ "title": "T", "language": "en", "languageMode": true }"#, "'languageMode' is \"5\" or \"6\" (the Swift language mode scenarios are compiled in: -swift-version N)"),
+        (#"{ "title": "T", "language": "en", "languageMode": "6.0" }"#, "'languageMode' is \"5\" or \"6\" (the Swift language mode scenarios are compiled in: -swift-version N)"),
     ])
     func strictSettings(json: String, message: String) {
         #expect(loadError(["course.json": Array(json.utf8)])?.summary == message)
+    }
+
+    @Test(arguments: [(#""6""#, LanguageMode.swift6), ("5", .swift5), ("null", nil)])
+    func aLanguageMode(value: String, mode: LanguageMode?) throws {
+        let json = value == "null" ? #"{ "title": "T", "language": "en" }"# : #"{ "title": "T", "language": "en", "languageMode": \#(value) }"#
+        #expect(try CourseConfigReader.read(Array(json.utf8), file: "course.json").languageMode == mode)
     }
 
     /// The glossary is one of the course's lessons; a name that is none is an error at its line.

@@ -199,12 +199,86 @@ struct LessonAssemblyTests {
         func caption(_ code: String) -> String? {
             Scenario(block: CodeBlock(id: 0, role: .scenario, language: "swift", attributes: [], code: code,
                                       line: 1, fence: nil, columnOffsets: []),
-                     isSkipped: false, expected: nil).caption
+                     isSkipped: false).caption
         }
         #expect(caption("// main.swift — sayaç değişince\nx") == "sayaç değişince")
         #expect(caption("// main.swift - plain dash\nx") == "plain dash")
         #expect(caption("// just a comment  \nx") == "just a comment")
         #expect(caption("let x = 1\n") == nil)
         #expect(caption("// main.swift\n") == nil)
+    }
+}
+
+/// Where `output`, `errors` and `trap` blocks may stand, and the `language-mode=N` attribute.
+struct ExpectationBlocksTests {
+    @Test func errorsAndTrapBlocksBelongToTheScenarioAbove() {
+        let (read, found) = lesson("""
+            # L
+
+            ```swift scenario
+            let x = 1
+            x = 2
+            ```
+
+            ```errors
+            2:1: error: cannot assign to value: 'x' is a 'let' constant
+            ```
+
+            ```swift scenario language-mode=6
+            print([1][2])
+            ```
+
+            ```output
+            ```
+
+            ```trap
+            Fatal error: Index out of range
+            ```
+
+            """)
+        #expect(found.isEmpty)
+        #expect(read.scenarios.map(\.expectation.kind) == [.errors, .trap])
+        #expect(read.scenarios[0].expectation.errors?.line == 8 && read.scenarios[0].expectation.output == nil)
+        #expect(read.scenarios[1].expectation.output?.line == 16 && read.scenarios[1].expectation.trap?.line == 19)
+        #expect(read.scenarios.map(\.languageMode) == [nil, .swift6])
+        #expect(read.codeBlocks.map(\.role) == [.scenario, .errors, .scenario, .output, .trap])
+    }
+
+    @Test(arguments: [
+        ("```output\n```\n\n```errors\n```\n", "expectation-conflict", 10,
+         "the scenario at line 3 already has an 'output' block; a scenario has an 'output' block or an 'errors' block, never both"),
+        ("```errors\n```\n\n```output\n```\n", "expectation-conflict", 10,
+         "the scenario at line 3 has an 'errors' block: it must not compile, so it prints nothing; a scenario has an 'output' block or an 'errors' block, never both"),
+        ("```errors\n```\n\n```trap\n```\n", "expectation-conflict", 10,
+         "the scenario at line 3 has an 'errors' block: it must not compile, so it never runs and cannot trap"),
+        ("```errors\n```\n\n```errors\n```\n", "errors-repeated", 10,
+         "second 'errors' block for the scenario at line 3; a scenario has at most one"),
+        ("```output\n```\n\n```trap\n```\n\n```trap\n```\n", "trap-repeated", 13,
+         "second 'trap' block for the scenario at line 3; a scenario has at most one"),
+        ("```output\n```\n\n```trap\n```\n\n```output\n```\n", "output-repeated", 13,
+         "second 'output' block for the scenario at line 3; a scenario has exactly one"),
+        ("```trap\n```\n", "scenario-without-output", 3,
+         "scenario has no 'output' block before its 'trap' block at line 7; add one (an empty one when it prints nothing before the trap), or run 'coursebook check --update'"),
+    ])
+    func whereTheBlocksMayNotStand(blocks: String, id: String, line: Int, message: String) {
+        let (_, found) = lesson("# L\n\n```swift scenario\nx\n```\n\n" + blocks)
+        #expect(found.map(\.id.rawValue) == [id])
+        #expect(found.first?.location?.line == line)
+        #expect(found.first?.summary == message)
+    }
+
+    @Test func errorsOrTrapWithoutAScenario() {
+        let (_, found) = lesson("# L\n\n```errors\n```\n\n```trap\n```\n")
+        #expect(found.map(\.id) == [.errorsWithoutScenario, .trapWithoutScenario])
+        #expect(found.map(\.summary) == ["'errors' block has no scenario above it", "'trap' block has no scenario above it"])
+    }
+
+    @Test func languageModeAttribute() {
+        let (read, found) = lesson("# L\n\n```swift scenario language-mode=7\nx\n```\n\n```output\n```\n\n```swift language-mode=6\ny\n```\n")
+        #expect(read.scenarios[0].languageMode == nil)
+        #expect(found.map(\.id) == [.languageModeInvalid, .unknownAttribute])
+        #expect(found[0].summary == "'language-mode=7': the language mode is language-mode=5 or language-mode=6")
+        #expect(found[0].severity == .error)
+        #expect(found[1].summary == "'language-mode=N' applies only to 'swift scenario' blocks; this block is not compiled")
     }
 }

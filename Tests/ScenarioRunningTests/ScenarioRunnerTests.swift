@@ -42,7 +42,7 @@ struct ScenarioRunnerTests {
         ]
         let report = try runner().run(jobs)
         #expect(report.outcomes[0] == .completed(output: "one\n", standardError: "", fromCache: false))
-        guard case let .crashed(termination, output, standardError) = report.outcomes[1] else {
+        guard case let .crashed(termination, output, standardError, _) = report.outcomes[1] else {
             Issue.record("expected a crash, got \(report.outcomes[1])"); return
         }
         #expect(termination == .signaled(SIGILL) || termination == .signaled(SIGTRAP))
@@ -99,7 +99,8 @@ struct ScenarioRunnerTests {
             // The fake compiler runs the real one from a folder that a compiler's sandbox hides.
             settings.sandbox = .off
             let report = ScenarioRunner(compiler: SwiftCompiler(executable: script, version: real.version,
-                                                                runtimeFolder: real.runtimeFolder),
+                                                                runtimeFolder: real.runtimeFolder,
+                                                                defaultLanguageMode: real.defaultLanguageMode),
                                         coreFiles: [], settings: settings, cache: nil).run(jobs)
             let bound = 1 + Int(ceil(log2(Double(count)))) + 2
             #expect(report.compilerRuns <= bound, "\(count) scenarios, culprit \(culprit): \(report.compilerRuns) compiles")
@@ -132,7 +133,8 @@ struct ScenarioRunnerTests {
         // The fake compiler writes its log beside itself, where a compiler's sandbox cannot.
         settings.sandbox = .off
         let report = ScenarioRunner(compiler: SwiftCompiler(executable: script, version: real.version,
-                                                            runtimeFolder: real.runtimeFolder),
+                                                            runtimeFolder: real.runtimeFolder,
+                                                            defaultLanguageMode: real.defaultLanguageMode),
                                     coreFiles: [try coreFile(corePath, shown: "Invalidation.swift")],
                                     settings: settings, cache: nil).run((0..<4).map { job("print(\($0))\n", line: 10 + 3 * $0) })
         #expect(report.outcomes.map(\.completedOutput) == ["0\n", "1\n", "2\n", "3\n"])
@@ -334,7 +336,7 @@ struct ScenarioRunnerTests {
             job("extension Int { var twice: Int { self * 2 } }\nprint(\"before\", 2.twice)\nlet xs: [Int] = []\nprint(xs[1])\n",
                 ownProgram: true),
         ])
-        guard case let .crashed(_, output, standardError) = report.outcomes[0] else {
+        guard case let .crashed(_, output, standardError, _) = report.outcomes[0] else {
             Issue.record("expected a crash, got \(report.outcomes[0])"); return
         }
         #expect(output == "before 4\n")

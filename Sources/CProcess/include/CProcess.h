@@ -24,4 +24,12 @@ int coursebook_pidfd_open(pid_t pid);
 /// `lowest` up, whatever this process inherited.
 int coursebook_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int lowest);
 
+/// personality(2) of the calling thread with ADDR_NO_RANDOMIZE added (as `setarch -R`): a
+/// program it starts from now on lays out its memory the same way on every run, so that an
+/// address it prints is the same every time. Returns the persona before, or -1.
+int coursebook_disable_address_randomization(void);
+
+/// Gives the calling thread back the persona `coursebook_disable_address_randomization` returned.
+void coursebook_restore_personality(int persona);
+
 #endif
