@@ -1,15 +1,19 @@
 package import CourseModel
 import CourseChecking
 
-/// The quick fixes of a checked lesson: for a scenario whose `output` block says something
-/// else than the run printed, "accept the output this run printed"; for one without an
-/// `output` block, "insert the missing output block". Each is the edit `check --update` would
-/// make for that block, byte for byte (the same plan, `CourseCheck.outputEdit`, spliced by the
-/// same `BlockRewrite`), sent as a `WorkspaceEdit` for the editor to apply: the server never
+/// The quick fixes of a checked lesson: for a scenario whose `output`, `errors` or `trap`
+/// block says something else than the run gave, "accept the output this run printed" (the
+/// errors the compiler gave, the trap this run ended with); for one without an `output` block,
+/// "insert the missing output block". Each is the edit `check --update` would make for those
+/// blocks, byte for byte (the same plan, `CourseCheck.updateEdits`, spliced by the same
+/// `BlockRewrite`), sent as a `WorkspaceEdit` for the editor to apply: the server never
 /// writes the file behind the editor's back.
 package enum QuickFixes {
     /// The findings a fix answers.
-    static let answered: Set<String> = [DiagnosticID.outputMismatch.rawValue, DiagnosticID.scenarioWithoutOutput.rawValue]
+    static let answered: Set<String> = [
+        DiagnosticID.outputMismatch, .scenarioWithoutOutput, .errorsMismatch, .errorsLineMalformed, .errorsLineOutside,
+        .trapMismatch, .trapMalformed,
+    ].reduce(into: []) { $0.insert($1.rawValue) }
 
     /// The code actions for the lines of `range`. `diagnostics` are those the client sent
     /// along; the ones a fix answers are named in it.
@@ -19,17 +23,12 @@ package enum QuickFixes {
         let positions = TextPositions(lesson.source, encoding: encoding)
         var actions: [JSONValue] = []
         for scenario in lesson.scenarios where !scenario.isSkipped {
-            let lastLine = CheckedLesson.lastLine(of: scenario.expected ?? scenario.block)
+            let lastLine = CheckedLesson.lastLine(of: scenario.expectation.blocks.last ?? scenario.block)
             let lines = TextRange(positions.start(ofLine: scenario.line), positions.end(ofLine: lastLine))
             guard lines.overlapsLines(range),
-                  let printed = checked.results[scenario.block.id]?.outcome?.completedOutput,
-                  let edit = CourseCheck.outputEdit(for: scenario, printed: printed),
-                  let (bytes, _) = try? BlockRewrite.apply([edit], to: lesson.source) else { continue }
-            let title: String
-            switch edit.kind {
-            case .replaceCode: title = "Accept the output this run printed"
-            case .insertOutput: title = "Insert the missing output block"
-            }
+                  let outcome = checked.results[scenario.block.id]?.outcome else { continue }
+            let edits = CourseCheck.updateEdits(for: scenario, outcome: outcome, in: lesson)
+            guard !edits.isEmpty, let (bytes, _) = try? BlockRewrite.apply(edits, to: lesson.source) else { continue }
             let textEdit = self.textEdit(from: lesson.source, to: bytes, positions: positions)
             let workspaceEdit: JSONValue = documentChanges
                 ? ["documentChanges": [["textDocument": ["uri": .string(uri), "version": checked.version.map(JSONValue.int) ?? .null],
@@ -40,12 +39,32 @@ package enum QuickFixes {
                       let place = TextRange(diagnostic["range"]) else { return false }
                 return place.overlapsLines(lines)
             }
-            var action: [String: JSONValue] = ["title": .string(title), "kind": "quickfix", "isPreferred": true,
+            var action: [String: JSONValue] = ["title": .string(title(of: edits)), "kind": "quickfix", "isPreferred": true,
                                                "edit": workspaceEdit]
             if !fixed.isEmpty { action["diagnostics"] = .array(fixed) }
             actions.append(.object(action))
         }
         return actions
+    }
+
+    /// What accepting `edits` does, in the words of the blocks it writes.
+    static func title(of edits: [BlockRewrite.Edit]) -> String {
+        var roles: [CodeBlockRole] = []
+        var inserts = false
+        for edit in edits {
+            switch edit.kind {
+            case .replaceCode(let block): roles.append(block.role)
+            case .insertOutput: inserts = true
+            }
+        }
+        if inserts { return roles.contains(.trap) ? "Insert the missing output block and accept the trap this run gave"
+                                                  : "Insert the missing output block" }
+        switch (roles.contains(.output), roles.contains(.errors), roles.contains(.trap)) {
+        case (_, true, _): return "Accept the errors the compiler gave"
+        case (true, _, true): return "Accept the output and the trap this run gave"
+        case (false, _, true): return "Accept the trap this run gave"
+        default: return "Accept the output this run printed"
+        }
     }
 
     /// One text edit that turns the file into `new`: the whole lines between what the two

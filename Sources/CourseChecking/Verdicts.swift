@@ -15,6 +15,15 @@ extension CourseCheck {
         }
     }
 
+    /// The edits `check --update` makes for one scenario after `outcome`: its `output`,
+    /// `errors` or `trap` block rewritten, or its missing `output` block inserted; none when its
+    /// blocks already say what the run gave, or when no block can say it (a compile error of a
+    /// scenario without an `errors` block stays an error). The editor's quick fixes are these
+    /// same edits, so that accepting one there writes what `--update` would, byte for byte.
+    package static func updateEdits(for scenario: Scenario, outcome: ScenarioOutcome, in lesson: Lesson) -> [BlockRewrite.Edit] {
+        evaluate(scenario, outcome: outcome, in: lesson, update: true).edits
+    }
+
     // MARK: output
 
     static func evaluateOutput(_ scenario: Scenario, outcome: ScenarioOutcome, in lesson: Lesson, update: Bool) -> Verdict {

@@ -71,6 +71,83 @@ import Glibc
         #expect(try String(contentsOf: updated.appendingPathComponent("01-output.md"), encoding: .utf8) == text)
     }
 
+    /// A lesson of listings that must fail, for the quick fixes of `errors` and `trap` blocks.
+    static let mustFail = """
+        # Must fail
+
+        ```swift scenario
+        let a = 1
+        a = 2
+        ```
+
+        ```errors
+        2: error: cannot assign
+        ```
+
+        ```swift scenario
+        let scores = [1]
+        print(scores[0])
+        print(scores[3])
+        ```
+
+        ```output
+        1
+        ```
+
+        ```trap
+        Fatal error: Out of range
+        ```
+
+        ```swift scenario
+        let empty: Int? = nil
+        print("before")
+        print(empty!)
+        ```
+
+        ```trap
+        Fatal error: Unexpectedly found nil while unwrapping an Optional value
+        ```
+
+        """
+
+    /// The fixes of `errors` and `trap` blocks are the edits `--update` makes, too: the
+    /// compiler's errors accepted, the runtime's message accepted, a trap's missing `output`
+    /// block inserted; applied, they leave the lesson clean and equal to what `--update` writes.
+    @Test func quickFixesOfErrorsAndTrapBlocksAreTheUpdateEdits() throws {
+        let file = lesson("04-must-fail.md")
+        try Self.mustFail.write(to: file, atomically: true, encoding: .utf8)
+        let client = try LanguageClient(in: course)
+        _ = client.initialize()
+        let uri = client.open(file)
+        #expect(codes(client.diagnostics(for: uri)) == ["errors-mismatch", "trap-mismatch", "scenario-without-output"])
+        func action(atLine line: Int) -> [String: Any]? {
+            let found = client.request("textDocument/codeAction", [
+                "textDocument": ["uri": uri], "range": ["start": ["line": line, "character": 0], "end": ["line": line, "character": 0]],
+                "context": ["diagnostics": []],
+            ])?["result"] as? [[String: Any]]
+            #expect(found?.count == 1)
+            return found?.first
+        }
+        let actions = [action(atLine: 2), action(atLine: 11), action(atLine: 25)]
+        #expect(actions.map { $0?["title"] as? String } == [
+            "Accept the errors the compiler gave", "Accept the trap this run gave", "Insert the missing output block",
+        ])
+        // Each edit is whole lines of its own block: applied from the last, the others stay put.
+        var text = Self.mustFail
+        for action in actions.reversed() {
+            for edit in edits(of: action ?? [:], uri: uri) { text = applying(edit, to: text) }
+        }
+        client.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": [["text": text]]])
+        #expect(codes(client.diagnostics(for: uri)) == [])
+        #expect(client.shutDown() == 0)
+
+        let updated = try copyForUpdate().appendingPathComponent("04-must-fail.md")
+        try Self.mustFail.write(to: updated, atomically: true, encoding: .utf8)
+        #expect(try coursebook(["check", updated.path, "--update"]).status == 0)
+        #expect(try String(contentsOf: updated, encoding: .utf8) == text)
+        #expect(text.contains("```errors\n2:1: error: cannot assign to value: 'a' is a 'let' constant\n```"))
+    }
+
     func copyForUpdate() throws -> URL {
         let copy = temporaryFolder("lsp-update").appendingPathComponent("editor")
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("editor"), to: copy)

@@ -395,14 +395,16 @@ extension SandboxIdentityTests {
 /// lesson has made misbehave) sees the system read-only, its scenario folder writable, and
 /// nothing of the course, the home folder or the network; past its memory limit it is stopped.
 @Suite(.serialized) struct CompilerSandboxTests {
-    /// A compiler at `folder/swiftc` that answers the version question with the real compiler
-    /// and for a compile prints `probe`'s lines as errors and fails.
+    /// A compiler at `folder/swiftc` that answers the version question (and the language-mode
+    /// probe, a file of coursebook's own in a folder of its own, never a course's) with the
+    /// real compiler, and for a compile prints `probe`'s lines as errors and fails.
     func fakeCompiler(in folder: URL, probe: String) throws -> String {
         let real = try SwiftCompiler.locate(versionCache: nil)
         let script = folder.appendingPathComponent("swiftc").path
         try """
             #!/bin/sh
             case "$*" in *-print-target-info*) exec "\(real.executable)" "$@";; esac
+            case "$PWD" in */coursebook-mode-*) exec "\(real.executable)" "$@";; esac
             case "$*" in *-###*) exit 1;; esac
             \(probe)
             exit 1
