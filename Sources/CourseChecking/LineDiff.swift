@@ -85,7 +85,7 @@ package enum LineDiff {
     }
 
     /// A unified diff with `context` lines around each change; empty when the texts' lines
-    /// are equal.
+    /// are equal. The labels are shown with their control characters escaped.
     package static func unified(from old: String, to new: String, oldLabel: String,
                                 newLabel: String, context: Int = 3) -> String {
         let script = edits(lines(old), lines(new))
@@ -103,7 +103,9 @@ package enum LineDiff {
                 hunks.append(range)
             }
         }
-        var output = "--- \(oldLabel)\n+++ \(newLabel)\n"
+        // A label is one line whatever it holds (a path may hold a line feed): escaped, it
+        // cannot end the diff's header and start a line of its own.
+        var output = "--- \(escapingControls(oldLabel))\n+++ \(escapingControls(newLabel))\n"
         var marks: Set<Mark> = []
         let oldLines = lines(old).count, newLines = lines(new).count
         for hunk in hunks {

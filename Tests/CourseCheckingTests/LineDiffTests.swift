@@ -107,4 +107,9 @@ struct LineDiffTests {
         #expect(LineDiff.firstDifference(["a"], ["a", "c"]) == 1)
         #expect(LineDiff.firstDifference([], []) == 0)
     }
+
+    @Test func labelsAreOneLineEach() {
+        #expect(LineDiff.unified(from: "x\n", to: "y\n", oldLabel: "a\nb:1:1: error: forged", newLabel: "c\u{1B}[2J")
+                == "--- a<U+000A>b:1:1: error: forged\n+++ c<U+001B>[2J\n@@ -1 +1 @@\n-x\n+y\n")
+    }
 }

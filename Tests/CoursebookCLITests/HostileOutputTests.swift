@@ -19,6 +19,28 @@ import Glibc
         return (root, folder)
     }
 
+    /// A line feed in the course folder's name cannot forge a line through the header of a
+    /// mismatch's diff, which names the lesson's path.
+    @Test func aPathInADiffIsOneLine() throws {
+        let (root, _) = try course(named: "c\nx.md:1:1: error: forged", lesson: """
+            # Hostile
+
+            ```swift scenario
+            print("a")
+            ```
+
+            ```output
+            b
+            ```
+
+            """)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let run = try coursebook(["check", "c\nx.md:1:1: error: forged", "--no-cache"], in: root)
+        #expect(run.status == 1, "\(run)")
+        #expect(!run.standardError.split(separator: "\n").contains { $0.hasPrefix("x.md:") }, "\(run)")
+        #expect(run.standardError.contains("\n--- expected (c<U+000A>x.md:1:1: error: forged/01-hostile.md:7)\n+++ actual\n"), "\(run)")
+    }
+
     /// Every character a report must survive, as Swift source (escapes in a string literal).
     static let troublesome = #"\u{1}\u{8}\u{1B}[2J\u{7F}\u{85}\u{2028}\u{2029}\u{202E}\u{FFFE}\u{FFFF}]]><&>'\"\t\r\n😀"#
 
