@@ -23,10 +23,17 @@ enum SyntaxFindings {
     /// At most this many findings per block: after the first few, the rest are echoes.
     static let perBlock = 3
 
+    /// What does not parse, the editor placeholders' doing aside (`EditorPlaceholder.explains`):
+    /// an illustration may hold `<#name#>` where the reader fills code in.
     static func of(_ tree: SourceFileSyntax) -> [SyntaxProblem] {
         // Most blocks parse cleanly; the diagnostics generator runs only for those that do not.
         guard tree.hasError else { return [] }
-        let found = ParseDiagnosticsGenerator.diagnostics(for: tree)
+        var found = ParseDiagnosticsGenerator.diagnostics(for: tree)
+        let placeholders = EditorPlaceholder.ranges(in: tree.syntaxTextBytes)
+        if !placeholders.isEmpty {
+            let tokens = EditorPlaceholder.tokenRanges(tree)
+            found.removeAll { EditorPlaceholder.explains($0, placeholders: placeholders, tokens: tokens) }
+        }
         let converter = SourceLocationConverter(fileName: "", tree: tree)
         return found.prefix(perBlock).map { diagnostic in
             let place = diagnostic.location(converter: converter)
