@@ -171,6 +171,12 @@ package enum SitePages {
         let diagrams = input.diagrams
             ?? DiagramDrawer(storeFolder: nil, toolVersion: CoursebookVersion.current)
                 .diagrams(of: report, words: words.diagram, lessons: course.lessons.count)
+        // Every heading's anchor, known before any page is made: `doc:` links name them from
+        // other lessons.
+        let headingAnchors = zip(course.lessons, input.documents).map { lesson, document in
+            AnchorNamer.headingAnchors(of: lesson, footnoteLabels: document.footnoteLabels)
+        }
+        let docLinks = DocLinks(course.lessons)
         let documents = LessonParts(input.documents)
         input.diagrams = nil
         input.documents = []
@@ -206,7 +212,9 @@ package enum SitePages {
                     guard let owner = noteLesson[number] else { return nil }
                     return owner == index ? "#dr\(number)" : "\(pageHref(course.lessons[owner]))#dr\(number)"
                 },
-                aboutNotesHref: aboutNotesHref)
+                aboutNotesHref: aboutNotesHref,
+                headingAnchors: headingAnchors.indices.contains(index) ? headingAnchors[index] : [],
+                references: .site(course, anchors: headingAnchors, docLinks: docLinks, from: index))
             let body = LessonBody(lesson, document: document, context: context)
             // On the limitations page every note is on the same page; a footnote a note cites
             // stays on its lesson's page.
