@@ -77,6 +77,14 @@ final class Browser {
         _ = try evaluate("document.body.getBoundingClientRect().width")
     }
 
+    /// Lays the open page out as a screen in dark mode would (`prefers-color-scheme: dark`), or
+    /// in light mode.
+    func setColorScheme(dark: Bool) throws {
+        _ = try send("Emulation.setEmulatedMedia",
+                     ["features": [["name": "prefers-color-scheme", "value": dark ? "dark" : "light"]]], session: session)
+        _ = try evaluate("document.body.getBoundingClientRect().width")
+    }
+
     /// Waits until a JavaScript expression is true in the open page (a search's results, say).
     func wait(until expression: String, seconds: Double = 20) throws {
         let end = Date().addingTimeInterval(seconds)
