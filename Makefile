@@ -18,8 +18,11 @@ DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libmicrohttpd-de
 BENCH_PACKAGES := hugo cmark-gfm
 # Pagefind, the site's search index, comes from PyPI (the pagefind-bin wheel ships its binary).
 PAGEFIND_PACKAGE := pagefind-bin
+# axe-core, which the browser tests inject into Chromium: the axe.min.js that this wheel ships
+# (installed without its dependencies: the tests drive Debian's Chromium themselves).
+AXE_PACKAGE := axe-playwright-python==0.1.8
 
-.PHONY: all deps install-packages install-pagefind build check site test golden bench sanitize fuzz screenshots docs-screenshots clean
+.PHONY: all deps install-packages install-pagefind install-axe build check site test golden bench sanitize fuzz screenshots docs-screenshots clean
 
 all: deps build check site
 
@@ -27,6 +30,7 @@ all: deps build check site
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEBIAN_PACKAGES)"
 	@$(MAKE) --no-print-directory install-pagefind
+	@$(MAKE) --no-print-directory install-axe
 
 # Pagefind when 'pagefind' is not on PATH: pip installs the wheel, and its binary is linked
 # into /usr/local/bin (as root; otherwise the exact commands are printed and make stops).
@@ -44,6 +48,22 @@ install-pagefind:
 	    echo "missing pagefind; run:"; \
 	    echo "  sudo $$python -m pip install $(PAGEFIND_PACKAGE)"; \
 	    echo "  sudo ln -s \"\$$($$python -c 'import pagefind_bin; print(pagefind_bin.get_executable())')\" /usr/local/bin/pagefind"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+# axe-core's axe.min.js for the browser tests, when Python cannot find the package (as root;
+# otherwise the exact command is printed and make stops).
+install-axe:
+	@python=$$(command -v python3 || command -v python); \
+	if [ -z "$$python" ]; then echo "missing python3, which installs axe-core: sudo apt-get install -y python3-pip"; exit 1; fi; \
+	if ! $$python -c 'import importlib.util, sys; sys.exit(0 if importlib.util.find_spec("axe_playwright_python") else 1)' 2>/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing $(AXE_PACKAGE) without its dependencies (pip): axe.min.js for the browser tests"; \
+	    $$python -m pip install -q --disable-pip-version-check --no-deps "$(AXE_PACKAGE)" 2>&1 | grep -v "as the 'root' user" || true; \
+	  else \
+	    echo "missing axe-core for the browser tests; run:"; \
+	    echo "  sudo $$python -m pip install --no-deps '$(AXE_PACKAGE)'"; \
 	    exit 1; \
 	  fi; \
 	fi
@@ -119,10 +139,12 @@ screenshots:
 	@scripts/screenshots $(SHOTS)/site $(SHOTS)
 	@echo "screenshots of every page at 360, 768 and 1440 px (light and dark) and a printed lesson: $(SHOTS)/"
 
-# The screenshots the repository keeps (two lessons, phone and desktop), made anew.
+# The screenshots the repository keeps (two lessons and the index at 360, 768 and 1440 px,
+# light and dark, and the first lesson printed to PDF), made anew.
 docs-screenshots: build
 	@$(RELEASE) build $(COURSE) --out $(SHOTS)/site > /dev/null
-	@WIDTHS="360 1440" DARK=0 PRINT=0 scripts/screenshots $(SHOTS)/site docs/screenshots 01-yerel-durum.html 04-ortam.html
+	@rm -f docs/screenshots/*.png docs/screenshots/*.pdf
+	@scripts/screenshots $(SHOTS)/site docs/screenshots 01-yerel-durum.html 04-ortam.html 07-ozet-tablosu.html
 
 clean:
 	rm -rf .build $(SITE)

@@ -28,10 +28,13 @@ enum ChangeDiagramRules {
         var disagreements: [Diagnostic] = []
         var unanswered: Diagnostic?
         let known = KnownTrees(trees)
+        let sections = ChangeDiagram.sections(in: output)
         for change in changes {
             switch tree(for: change, among: known) {
             case .found(let tree):
-                diagrams.append(ChangeDiagram(tree: tree, change: change))
+                // The section the line stands in names the group its picture is drawn in.
+                let section = sections.last { $0.line < change.outputLine }?.title
+                diagrams.append(ChangeDiagram(tree: tree, change: change, section: section))
             case .unwritten(let reason, let line):
                 unanswered = unanswered ?? unwrittenNote(scenario, reason: reason, codeLine: line, in: lesson)
             case .disagrees(let message, let line):

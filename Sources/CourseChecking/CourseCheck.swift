@@ -155,7 +155,8 @@ package enum CourseCheck {
             guard scope.includes(lesson: lessonIndex) else { return LessonJudgement(blocks: nil, scenarios: []) }
             let blocks = scope.judgesCourseRules
                 ? checkBlocks(of: lesson, coreFiles: course.coreFiles,
-                              findings: { facts[lessonIndex, $0.id]?.findings ?? [] }, update: options.update)
+                              findings: { facts[lessonIndex, $0.id]?.findings ?? [] },
+                              unread: { facts[lessonIndex, $0.id]?.unread }, update: options.update)
                 : nil
             let scenarios = lesson.scenarios.indices.map { scenarioIndex -> (verdict: Verdict, drawn: (diagrams: [ChangeDiagram], findings: [Diagnostic])?)? in
                 let scenario = lesson.scenarios[scenarioIndex]
@@ -174,10 +175,12 @@ package enum CourseCheck {
     /// The rules of a lesson's blocks that need no run: illustrations parse, core listings
     /// show their file. With `update`, a drifted listing becomes an edit instead of an error.
     static func checkBlocks(of lesson: Lesson, coreFiles: [CoreFile], findings syntaxFindings: (CodeBlock) -> [SyntaxFinding],
+                            unread: (CodeBlock) -> SyntaxFinding? = { _ in nil },
                             update: Bool) -> ([Diagnostic], [BlockRewrite.Edit]) {
         var findings: [Diagnostic] = []
         var edits: [BlockRewrite.Edit] = []
         for block in lesson.codeBlocks {
+            if let unread = unread(block) { findings.append(unreadFinding(unread, block, in: lesson)) }
             switch block.role {
             case .illustration:
                 for finding in syntaxFindings(block) {
@@ -205,6 +208,20 @@ package enum CourseCheck {
             }
         }
         return (findings, edits)
+    }
+
+    /// A Swift block that coursebook did not read, at the place that says why: what it still
+    /// is (a scenario is compiled and run all the same) and what it goes without.
+    static func unreadFinding(_ unread: SyntaxFinding, _ block: CodeBlock, in lesson: Lesson) -> Diagnostic {
+        let (line, column) = block.lessonPosition(codeLine: unread.line, codeColumn: unread.column)
+        let consequence: String
+        switch block.role {
+        case .scenario: consequence = "it is compiled and run as a program of its own, and shown without highlighting"
+        case .illustration: consequence = "its syntax is not checked, and it is shown without highlighting"
+        default: consequence = "it is shown without highlighting"
+        }
+        return .warning(.swiftUnread, "coursebook did not read this Swift block: \(unread.message); \(consequence)",
+                        at: lesson.location(line: line, column: column))
     }
 
     /// What a scenario's run means: passed or failed, the findings, and with `update` the

@@ -34,6 +34,29 @@ enum ScenarioFailure {
             return [.error(.scenarioOutputCap,
                            "scenario printed more than \(bytes(cap)) and was stopped; its output is cut there",
                            at: here, attachment: printed(lastLines(output, 20), standardError))]
+        case let .limitReached(limit, output, standardError):
+            return [.error(.scenarioLimit, "scenario \(reached(limit)) and was stopped (\(option(limit)) raises the limit)",
+                           at: here, attachment: printed(lastLines(output, 20), standardError))]
+        }
+    }
+
+    /// What the scenario did, in words: "used more than 512 MiB of memory".
+    static func reached(_ limit: ScenarioLimit) -> String {
+        switch limit {
+        case .memory(let bytes): return "used more than \(self.bytes(bytes)) of memory"
+        case .processes(let count): return "reached \(count) processes and threads at once"
+        case .openFiles(let count): return "held \(count) open files in one process"
+        case let .temporarySpace(folder, bytes): return "filled \(folder) (\(self.bytes(bytes)))"
+        }
+    }
+
+    /// The command-line option that sets `limit`.
+    static func option(_ limit: ScenarioLimit) -> String {
+        switch limit {
+        case .memory: return "--memory-limit"
+        case .processes: return "--process-limit"
+        case .openFiles: return "--file-limit"
+        case .temporarySpace: return "--tmp-size"
         }
     }
 

@@ -90,15 +90,53 @@ package final class NewFile {
     deinit { close() }
 }
 
-/// A file's bytes, read with one `open` and as few `read`s as it takes; nil when it cannot be
-/// read (missing, a folder, no permission). Cheaper than Foundation's `Data` for the thousands
-/// of small files a warm check reads.
-package func readFile(atPath path: String) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
+/// Why `readRegularFile` gave no bytes.
+package enum FileReadFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Nothing is there (or a folder on the way is not one).
+    case missing
+    /// Something is there that is not a regular file: `kind` says what, as a message names it
+    /// ("a named pipe (FIFO)", "a device", "a socket", "a folder").
+    case notRegular(kind: String)
+    /// A regular file that the system would not let this process read.
+    case unreadable(code: Int32)
+
+    package var description: String {
+        switch self {
+        case .missing: "it does not exist"
+        case .notRegular(let kind): "it is not a regular file but \(kind)"
+        case .unreadable(let code): String(cString: strerror(code))
+        }
+    }
+
+    /// What a message calls a file of this `st_mode`, nil for a regular file.
+    package static func kind(ofMode mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a named pipe (FIFO)"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "not a file"
+        }
+    }
+}
+
+/// The bytes of the regular file at `path` (a symbolic link is followed), read with one `open`
+/// and as few `read`s as it takes. Anything else is refused before it is opened, and the open
+/// itself never waits: a named pipe opened for reading would wait for a writer forever, and a
+/// device would be opened for nothing. So the kind is looked at first (`stat`), the file is
+/// opened with `O_NONBLOCK` (a pipe put in its place meanwhile is opened at once, not waited
+/// for) and looked at again on the descriptor (`fstat`) before a byte is read.
+package func readRegularFile(atPath path: String) -> Result<[UInt8], FileReadFailure> {
     var info = stat()
-    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    guard stat(path, &info) == 0 else { return .failure(errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(code: errno)) }
+    if let kind = FileReadFailure.kind(ofMode: info.st_mode) { return .failure(.notRegular(kind: kind)) }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+    guard descriptor >= 0 else { return .failure(errno == ENOENT ? .missing : .unreadable(code: errno)) }
+    defer { close(descriptor) }
+    guard fstat(descriptor, &info) == 0 else { return .failure(.unreadable(code: errno)) }
+    if let kind = FileReadFailure.kind(ofMode: info.st_mode) { return .failure(.notRegular(kind: kind)) }
     var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
     var filled = 0
     while true {
@@ -108,11 +146,18 @@ package func readFile(atPath path: String) -> [UInt8]? {
         }
         if count < 0 {
             if errno == EINTR { continue }
-            return nil
+            return .failure(.unreadable(code: errno))
         }
         if count == 0 { break }
         filled += count
     }
     bytes.removeLast(bytes.count - filled)
-    return bytes
+    return .success(bytes)
+}
+
+/// A regular file's bytes (see `readRegularFile`); nil when it cannot be read (missing, a
+/// folder, a pipe or a device, no permission). Cheaper than Foundation's `Data` for the
+/// thousands of small files a warm check reads.
+package func readFile(atPath path: String) -> [UInt8]? {
+    try? readRegularFile(atPath: path).get()
 }

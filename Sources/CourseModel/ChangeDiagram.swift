@@ -319,10 +319,32 @@ package struct MeasuredChange: Sendable, Equatable {
 package struct ChangeDiagram: Sendable, Equatable {
     package var tree: WrittenTree
     package var change: MeasuredChange
+    /// The section of the output the change line stands in: the title of the nearest
+    /// `-- title --` line above it, nil when there is none.
+    package var section: String?
 
-    package init(tree: WrittenTree, change: MeasuredChange) {
+    package init(tree: WrittenTree, change: MeasuredChange, section: String? = nil) {
         self.tree = tree
         self.change = change
+        self.section = section
+    }
+
+    /// The title of an output line that starts a section, `-- ortamla --` (the way a scenario
+    /// prints what it measures next); nil for any other line.
+    package static func sectionTitle(ofLine line: Substring) -> String? {
+        let trimmed = line.trimmingSuffix(while: { $0 == " " || $0 == "\r" })
+        guard trimmed.hasPrefix("-- "), trimmed.hasSuffix(" --"), trimmed.count > 6 else { return nil }
+        let title = trimmed.dropFirst(3).dropLast(3).trimmingSuffix(while: { $0 == " " })
+        let inner = title.drop { $0 == " " }
+        return inner.isEmpty ? nil : String(inner)
+    }
+
+    /// The sections of an output: each `-- title --` line's number (from 1) and title.
+    package static func sections(in output: String) -> [(line: Int, title: String)] {
+        guard output.contains("-- ") else { return [] }
+        return output.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+            sectionTitle(ofLine: line).map { (index + 1, $0) }
+        }
     }
 
     /// The diagram as text that says everything a drawing depends on: a cache key is made
@@ -339,9 +361,19 @@ package struct ChangeDiagram: Sendable, Equatable {
             case .environment: text += "environment \(entry.key)\n"
             }
         }
+        text += "section \(section ?? "\u{0}")\n"
         text += "change \(change.label)\t\(change.key)\n"
         for view in change.recomputed { text += "recomputed \(view.view)\t\(view.cause)\n" }
         text += "skipped \(change.skipped.joined(separator: "\t"))\n"
         return text
+    }
+}
+
+extension Substring {
+    /// The text without the characters at its end that `drop` accepts.
+    func trimmingSuffix(while drop: (Character) -> Bool) -> Substring {
+        var end = endIndex
+        while end > startIndex, drop(self[index(before: end)]) { end = index(before: end) }
+        return self[startIndex..<end]
     }
 }

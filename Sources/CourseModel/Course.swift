@@ -46,10 +46,13 @@ package struct CourseConfig: Sendable, Equatable {
     package var limitNotes: LimitNotePolicy
     /// Whether scenarios get change diagrams.
     package var diagrams: DiagramPolicy
+    /// The lesson file that is the course's glossary (`08-glossary.md`), nil for none: its
+    /// two-column tables are shown as definition lists, and the lessons link its terms.
+    package var glossary: String?
 
     package init(title: String, language: String, core: [String], description: String? = nil,
                  templates: String? = nil, typography: Typography = .plain,
-                 limitNotes: LimitNotePolicy = .required, diagrams: DiagramPolicy = .on) {
+                 limitNotes: LimitNotePolicy = .required, diagrams: DiagramPolicy = .on, glossary: String? = nil) {
         self.title = title
         self.language = language
         self.core = core
@@ -58,6 +61,7 @@ package struct CourseConfig: Sendable, Equatable {
         self.typography = typography
         self.limitNotes = limitNotes
         self.diagrams = diagrams
+        self.glossary = glossary
     }
 }
 

@@ -95,6 +95,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case scenarioCrashed = "scenario-crashed"
     case scenarioTimeout = "scenario-timeout"
     case scenarioOutputCap = "scenario-output-cap"
+    case scenarioLimit = "scenario-limit"
     case toolchainUnavailable = "toolchain-unavailable"
     case sandboxUnavailable = "sandbox-unavailable"
     case cacheUnusable = "cache-unusable"
@@ -103,6 +104,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case coreListingAmbiguous = "core-listing-ambiguous"
     case coreListingUnknown = "core-listing-unknown"
     case illustrationSyntax = "illustration-syntax"
+    case swiftUnread = "swift-unread"
     // Change diagrams.
     case diagramTreeUnwritten = "diagram-tree-unwritten"
     case diagramTreeDisagrees = "diagram-tree-disagrees"

@@ -96,6 +96,9 @@ package enum ScenarioOutcome: Sendable, Equatable {
     case timedOut(limit: Duration, output: String, standardError: String)
     /// It printed more than the cap and was killed; `output` is cut at the cap.
     case outputCapped(cap: Int, output: String, standardError: String)
+    /// It reached a limit of the sandbox (memory, processes, open files, temporary space) and
+    /// was stopped, or (memory) the runtime could not allocate within it.
+    case limitReached(ScenarioLimit, output: String, standardError: String)
 
     /// The standard output of a scenario that ran to its end.
     package var completedOutput: String? {
@@ -121,8 +124,45 @@ package struct RunSettings: Sendable, Equatable {
     package var hiddenFolders: [String] = []
     /// Where whether the sandbox can start here is remembered (a file), or nil.
     package var sandboxMemo: String?
+    /// What a scenario's processes may hold, and the compiler's memory.
+    package var limits = ScenarioLimits()
 
     package init() {}
+}
+
+/// What a scenario program may take of the machine (`--memory-limit`, `--process-limit`,
+/// `--file-limit`, `--tmp-size`), and the compiler (`--compile-memory-limit`). The defaults
+/// fit a CI runner of 2 cores and 4 GiB, where two scenario programs and three compiler jobs
+/// run at once.
+package struct ScenarioLimits: Sendable, Equatable {
+    /// Memory of all of a scenario's processes together (and of each).
+    package var memory: Int = 512 << 20
+    /// Processes and threads at once.
+    package var processes: Int = 256
+    /// Open files of one process.
+    package var openFiles: Int = 256
+    /// The size of `/tmp` and of `/dev/shm`, each; no file grows larger.
+    package var temporarySpace: Int = 64 << 20
+    /// Memory of one compiler job.
+    package var compilerMemory: Int = 1 << 30
+
+    package init() {}
+
+    /// Part of every cache key: a scenario can see its limits (`getrlimit`, how many forks
+    /// succeed), so a result under some limits is not one under others. The compiler's limit
+    /// changes no output that is kept.
+    package var keyPart: String {
+        "memory \(memory) processes \(processes) files \(openFiles) space \(temporarySpace)"
+    }
+}
+
+/// A limit that a scenario reached, with its value, for the finding.
+package enum ScenarioLimit: Sendable, Equatable {
+    case memory(bytes: Int)
+    case processes(count: Int)
+    case openFiles(count: Int)
+    /// `/tmp` or `/dev/shm` was full.
+    case temporarySpace(folder: String, bytes: Int)
 }
 
 /// `--sandbox`: where scenario programs run.

@@ -12,12 +12,18 @@ package struct SwiftBlockFacts: Sendable, Equatable {
     package var highlighted: String?
     /// The view trees the block builds, as written (what a change diagram is drawn from).
     package var trees: ScenarioTrees
+    /// Why the parser was not given the block, or gave no answer for it (nil when it read it):
+    /// too deep a nesting, or a reading that took too long or crashed. Such a block is a
+    /// program of its own, shown without highlighting.
+    package var unread: SyntaxFinding?
 
-    package init(findings: [SyntaxFinding], shape: ScenarioShape, highlighted: String?, trees: ScenarioTrees = .none) {
+    package init(findings: [SyntaxFinding], shape: ScenarioShape, highlighted: String?, trees: ScenarioTrees = .none,
+                 unread: SyntaxFinding? = nil) {
         self.findings = findings
         self.shape = shape
         self.highlighted = highlighted
         self.trees = trees
+        self.unread = unread
     }
 }
 

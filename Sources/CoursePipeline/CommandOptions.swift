@@ -24,6 +24,11 @@ package struct SharedOptions: Sendable, Equatable {
     package var sandbox: SandboxMode = .automatic
     /// `--compile-timeout`: how long one compiler run may take.
     package var compileTimeLimit: Duration = .seconds(300)
+    /// `--memory-limit`, `--process-limit`, `--file-limit`, `--tmp-size`,
+    /// `--compile-memory-limit`: what a scenario (or the compiler) may take of the machine.
+    package var limits = ScenarioLimits()
+    /// `--output-limit`: how much a scenario may print.
+    package var outputCap = RunSettings().outputCap
     /// `--report FILE`: report files to write (`.json`, `.xml`), whatever the check found.
     package var reports: [String] = []
     /// `--format`: how findings are printed; nil to decide from the environment.

@@ -9,6 +9,8 @@ package struct NewLesson: Sendable, Equatable {
     package var path: String
     /// The number of its limitation note.
     package var limitNote: Int
+    /// Whether the title was too long for a file name and the name holds only its first words.
+    package var shortened = false
 }
 
 extension Pipeline {
@@ -19,14 +21,9 @@ extension Pipeline {
         let folder = options.course
         let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
         let configPath = displayPath(folder, "course.json")
-        guard let configBytes = readFile(atPath: absolute + "/course.json") else {
-            throw PipelineError(.load, path: configPath, status: .courseUnreadable, diagnostic: .error(
-                .courseUnreadable, "no course.json: a course folder needs one (title, language; core when scenarios share code)",
-                at: SourceLocation(file: configPath, line: 0)))
-        }
         let config: CourseConfig
         do {
-            config = try CourseConfigReader.read(configBytes, file: configPath)
+            config = try CourseConfigReader.read(CourseLoader.readConfig(folder: absolute, display: configPath), file: configPath)
         } catch {
             throw PipelineError(.load, path: configPath, status: .courseUnreadable, diagnostic: error.diagnostic)
         }
@@ -38,7 +35,7 @@ extension Pipeline {
             let loaded = try load(folder, forPages: false)
             lastNote = loaded.course.lessons.flatMap(\.notes).map(\.number).max() ?? 0
         }
-        let fileName = LessonSkeleton.fileName(after: names, title: options.title, language: config.language)
+        let (fileName, shortened) = LessonSkeleton.fileName(after: names, title: options.title, language: config.language)
         let text = LessonSkeleton.text(title: options.title, language: config.language, limitNote: lastNote + 1)
         do {
             try Self.writeNew(Array(text.utf8), to: absolute + "/" + fileName)
@@ -46,14 +43,15 @@ extension Pipeline {
             throw PipelineError(.write, path: displayPath(folder, fileName), status: .siteNotWritten, diagnostic: .error(
                 .lessonNotCreated, "cannot write the new lesson: \(error)", at: SourceLocation(file: displayPath(folder, fileName), line: 0)))
         }
-        return NewLesson(path: displayPath(folder, fileName), limitNote: lastNote + 1)
+        return NewLesson(path: displayPath(folder, fileName), limitNote: lastNote + 1, shortened: shortened)
     }
 
     /// Writes a file that must not exist yet, whole or not at all: into a hidden file beside
     /// it, then linked to its name (which fails if the name is taken).
     static func writeNew(_ bytes: [UInt8], to path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
-        let scratch = folder + "/.\((path as NSString).lastPathComponent).new-\(getpid())"
+        // A short name of its own: the lesson's may take all the room a name has.
+        let scratch = folder + "/.coursebook-new-lesson-\(getpid())"
         try writeNewFile(bytes, to: scratch)
         defer { unlink(scratch) }
         guard link(scratch, path) == 0 else {
@@ -71,10 +69,16 @@ struct NewFileError: Error, CustomStringConvertible {
 /// `output` block for `check --update` to fill, and the section's limitation note. HTML
 /// comments say what goes where; they never reach the page.
 package enum LessonSkeleton {
+    /// The most bytes a file name may have (Linux's `NAME_MAX`).
+    static let longestName = 255
+
     /// `07-yeni-olcum.md`: the number after the highest of `existing` (as wide as theirs, two
     /// digits at least), and the title folded into a name (`ders`/`lesson` when it has no
-    /// letter or digit that folds to ASCII).
-    package static func fileName(after existing: [String], title: String, language: String) -> String {
+    /// letter or digit that folds to ASCII). A name longer than a file name may be keeps the
+    /// title's first words (cut inside a word only when the first is itself too long);
+    /// `shortened` says so.
+    package static func fileName(after existing: [String], title: String,
+                                 language: String) -> (name: String, shortened: Bool) {
         var highest = 0
         var width = 2
         for name in existing {
@@ -85,7 +89,20 @@ package enum LessonSkeleton {
         let number = String(highest + 1)
         let padded = String(repeating: "0", count: max(0, width - number.count)) + number
         let slug = foldedSlug(title)
-        return "\(padded)-\(slug.isEmpty ? words(language).fallbackName : slug).md"
+        let room = longestName - "\(padded)-.md".utf8.count
+        let kept = shortenedSlug(slug, toBytes: room)
+        return ("\(padded)-\(kept.isEmpty ? words(language).fallbackName : kept).md", kept.utf8.count < slug.utf8.count)
+    }
+
+    /// `slug` (ASCII words joined by `-`) in at most `bytes` bytes: whole words while they fit.
+    static func shortenedSlug(_ slug: String, toBytes bytes: Int) -> String {
+        guard slug.utf8.count > bytes else { return slug }
+        let head = slug.utf8.prefix(bytes + 1)
+        // A dash right after the room (or inside it) ends the last word that fits.
+        if let cut = head.lastIndex(of: UInt8(ascii: "-")), cut > head.startIndex {
+            return String(decoding: slug.utf8[..<cut], as: UTF8.self)
+        }
+        return String(decoding: slug.utf8.prefix(bytes), as: UTF8.self)
     }
 
     package static func text(title: String, language: String, limitNote: Int) -> String {

@@ -105,6 +105,18 @@ package struct Pipeline: Sendable {
                 throw PipelineError(.write, path: path, status: .usage, diagnostic: .error(
                     .reportNotWritten, "a report is a .json or a .xml file", at: nil), checked: checked)
             }
+            // A report is written by a rename over its name, which would put a file in place
+            // of a link; and writing where a link points is writing where whoever made the
+            // link wants (one committed to the repository may point at a file of the user's).
+            // So a link is refused, as `--out` refuses one.
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { " (to \(escapingControls($0)))" } ?? ""
+                throw PipelineError(.write, path: path, status: .siteNotWritten, diagnostic: .error(
+                    .reportNotWritten,
+                    "cannot write the report \(escapingControls(path)): it is a symbolic link\(target), and coursebook writes a report only as a file of its own; give the path of the file itself",
+                    at: nil), checked: checked)
+            }
             do {
                 let folder = (path as NSString).deletingLastPathComponent
                 if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
@@ -293,17 +305,41 @@ package struct Pipeline: Sendable {
         let counts = self.counts
         let reader = SwiftBlockReader(storeFolder: cacheFolder, toolVersion: ToolBuild.keyVersion(CoursebookVersion.current),
                                       compilerVersion: compiler.version,
-                                      onParse: { counts.swiftParses.add(1, ordering: .relaxed) })
+                                      onParse: { counts.swiftParses.add(1, ordering: .relaxed) },
+                                      elsewhere: SwiftReadingProcess.elsewhere())
         var toRun = CourseCheck.scenariosToRun(course).filter { scope.includes(lesson: $0.place.lesson) }
         var facts = CourseFacts(course)
-        let coreNames = course.coreFiles.reduce(into: Set<String>()) { $0.formUnion(reader.globalNames(of: $1.text)) }
-        let corePlaces = course.coreFiles.contains { PlaceLiterals.appear(in: $0.text) }
+        var knownNames = Set<String>()
+        var readingFindings: [Diagnostic] = []
+        for core in course.coreFiles {
+            switch reader.globalNames(of: core.text) {
+            case .success(let names):
+                knownNames.formUnion(names)
+            case .failure(let unread):
+                readingFindings.append(.warning(
+                    .swiftUnread,
+                    "coursebook did not read this core file: \(unread.reason); every scenario is compiled as a program of its own",
+                    at: SourceLocation(file: core.displayPath, line: unread.line, column: unread.column)))
+            }
+        }
+        let coreNames = knownNames
+        // A core whose names are not known may use any name a scenario declares: no scenario
+        // shares a program with another then.
+        let corePlaces = !readingFindings.isEmpty || course.coreFiles.contains { PlaceLiterals.appear(in: $0.text) }
 
         var settings = RunSettings()
         settings.timeLimit = options.timeLimit
         settings.compileTimeLimit = options.compileTimeLimit
         settings.sandbox = options.sandbox
-        settings.hiddenFolders = [course.folderPath] + (cacheFolder.map { [$0] } ?? [])
+        settings.limits = options.limits
+        settings.outputCap = options.outputCap
+        // Out of the sandbox's sight even where a system folder holds them (a repository under
+        // /usr/src, Docker's WORKDIR): the whole repository, the course, the caches, the home folder.
+        let environment = ProcessInfo.processInfo.environment
+        settings.hiddenFolders = [Confinement.trustedRoot(ofCourse: course.folderPath), course.folderPath,
+                                  (Self.userCacheFile("x") as NSString).deletingLastPathComponent]
+            + (cacheFolder.map { [$0] } ?? []) + [environment["HOME"], NSHomeDirectory()].compactMap { $0 }
+            .filter { !$0.isEmpty && $0 != "/" }
         // Whether bubblewrap can start here is a fact about the machine (remembered per boot), not
         // a result: `--no-cache` uses it too.
         settings.sandboxMemo = Self.userCacheFile("sandbox")
@@ -393,7 +429,7 @@ package struct Pipeline: Sendable {
             if index < run.durations.count, let duration = run.durations[index] { durations[scenario.place] = duration }
         }
         var report = CourseCheck.report(
-            course, findings: loaded.diagnostics + findings, facts: facts, outcomes: outcomes, run: run,
+            course, findings: loaded.diagnostics + findings + readingFindings, facts: facts, outcomes: outcomes, run: run,
             compilerVersion: compiler.version, options: CheckOptions(strict: options.strict, update: update),
             scope: scope, durations: durations)
         report.sandbox = run.sandbox
@@ -463,7 +499,8 @@ package struct Pipeline: Sendable {
         SwiftBlockFacts(
             findings: reading.problems.map { SyntaxFinding(line: $0.line, column: $0.column, message: $0.message) },
             shape: ScenarioShape(needsOwnProgram: reading.needsOwnProgram, hasMainAttribute: reading.hasMainAttribute),
-            highlighted: reading.highlighted, trees: reading.trees)
+            highlighted: reading.highlighted, trees: reading.trees,
+            unread: reading.unread.map { SyntaxFinding(line: $0.line, column: $0.column, message: $0.reason) })
     }
 
     /// Where the compiler's version is remembered (by its path, size and modification time)
@@ -495,8 +532,11 @@ package struct Pipeline: Sendable {
         do throws(SiteWriteError) {
             let made = try SitePages.render(consume input, into: staging)
             for file in course.linkedFiles {
-                guard let bytes = readFile(atPath: course.folderPath + "/" + file) else {
-                    throw SiteWriteError(folder: out, message: "cannot read \(displayPath(course.folder, file)), which a lesson links to")
+                let bytes: [UInt8]
+                switch readRegularFile(atPath: course.folderPath + "/" + file) {
+                case .success(let read): bytes = read
+                case .failure(let failure):
+                    throw SiteWriteError(folder: out, message: "cannot read \(displayPath(course.folder, file)), which a lesson links to: \(failure)")
                 }
                 try staging.add(SiteFile(path: file, bytes: bytes))
             }

@@ -40,11 +40,34 @@ package struct SearchIndexer: Sendable {
         guard termination.isSuccess else {
             throw Failure(description: "\(executable) failed (\(termination)):\n\(output)")
         }
+        Self.removeUnloadedFiles(from: site + "/pagefind")
         // "Indexed 9 pages" is the line of its summary that says how many.
         for line in output.split(separator: "\n") {
             let words = line.split(separator: " ")
             if words.count >= 3, words[0] == "Indexed", words[2].hasPrefix("page"), let count = Int(words[1]) { return count }
         }
         return 0
+    }
+
+    /// Pagefind writes its ready-made search interfaces (about 400 KB of scripts and styles)
+    /// and a word-splitter for every language beside the index; the site's own search loads
+    /// only `pagefind.js`, its worker, the entry file, the index and the splitter of the
+    /// languages indexed. The rest is removed, so that the site ships only what a page loads.
+    static func removeUnloadedFiles(from folder: String) {
+        let files = FileManager.default
+        guard let names = try? files.contentsOfDirectory(atPath: folder) else { return }
+        var splitters: Set<String> = []
+        if let entry = files.contents(atPath: folder + "/pagefind-entry.json"),
+           let object = try? JSONSerialization.jsonObject(with: entry) as? [String: Any],
+           let languages = object["languages"] as? [String: Any] {
+            for case let language as [String: Any] in languages.values {
+                splitters.insert("wasm.\((language["wasm"] as? String) ?? "unknown").pagefind")
+            }
+        }
+        for name in names {
+            let interface = name.hasPrefix("pagefind-") && (name.hasSuffix("ui.js") || name.hasSuffix("ui.css") || name == "pagefind-highlight.js")
+            let unusedSplitter = name.hasPrefix("wasm.") && !splitters.isEmpty && !splitters.contains(name)
+            if interface || unusedSplitter { try? files.removeItem(atPath: folder + "/" + name) }
+        }
     }
 }

@@ -137,7 +137,8 @@ extension ReportDocument {
     static func printed(_ outcome: ScenarioOutcome) -> String? {
         switch outcome {
         case let .completed(output, _, _): return output
-        case let .crashed(_, output, _), let .timedOut(_, output, _), let .outputCapped(_, output, _): return output
+        case let .crashed(_, output, _), let .timedOut(_, output, _), let .outputCapped(_, output, _),
+             let .limitReached(_, output, _): return output
         case .compileFailed, .coreFailed: return nil
         }
     }

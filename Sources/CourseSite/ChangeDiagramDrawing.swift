@@ -26,33 +26,104 @@ package enum ChangeDiagramDrawing {
         "olcum-disi": ("#e6e6e3", "#55595f"),
     ]
     static let otherColour = (fill: "#eeeeee", strong: "#444444")
-    static let ink = "#1d2126", muted = "#5b6169", rule = "#8d949c"
+    static let ink = "#1d2126", muted = "#5b6169", rule = "#80878f"
 
     // Sizes, in CSS pixels of the picture at its natural size.
-    static let nameSize = 12.5, causeSize = 11.0
+    static let nameSize = 12.5, causeSize = 12.0
     static let boxHeight = 40.0
     static let padding = 9.0, markSize = 12.0, markGap = 4.0
-    /// How far a picture may shrink on a narrow page before it scrolls sideways instead.
-    static let smallestScale = 0.8
-    /// A tidy drawing wider than this is drawn as an outline too, which a phone shows instead.
-    static let phoneWidth = 360.0
+    /// How far a picture may shrink on a narrow page: its smallest text (a cause) never below
+    /// 11 px. A picture that would have to shrink more is drawn as an outline instead.
+    static let smallestScale = 11.0 / causeSize
+    /// The width of a 360 px phone's column for pictures: a tidy drawing that cannot shrink
+    /// into it is drawn as an outline too, which a phone shows instead.
+    static let phoneColumn = 300.0
+    /// Between two pictures of a row, as the stylesheet has it (1.25rem).
+    static let columnGap = 20.0
+    /// A row whose container is at least this wide (a tablet's column, a page on paper, not a
+    /// phone's) wants its pictures two or three abreast: outlines, when two tidy drawings do
+    /// not fit. The stylesheet knows the same widths (`data-pair`).
+    static let pairedFrom = 560.0, pairStep = 40.0
 
-    /// The HTML of one scenario's diagrams; empty for none.
+    /// A picture as the page shows it: a change, and the labels of the identical changes right
+    /// after it that it stands for (drawn once, with their count).
+    struct Picture {
+        var diagram: ChangeDiagram
+        var labels: [String]
+    }
+
+    /// The HTML of one scenario's diagrams; empty for none. The pictures are grouped by the
+    /// output's sections (`-- title --` lines) or, without them, by tree when the scenario has
+    /// several, each group under its title; a run of identical pictures is drawn once.
     package static func html(_ diagrams: [ChangeDiagram], words: DiagramWords) -> String {
         guard !diagrams.isEmpty else { return "" }
-        var layouts: [(tree: WrittenTree, tidy: TreeLayout, outline: TreeLayout?)] = []
         var html = "<div class=\"diagrams\" data-pagefind-ignore>\n<p class=\"diagrams-title\">\(escapeHTML(words.title))</p>\n"
         html += legend(diagrams, words: words)
-        html += "<div class=\"diagram-row\">\n"
-        for diagram in diagrams {
-            if !layouts.contains(where: { $0.tree == diagram.tree }) {
-                let tidy = layout(diagram.tree)
-                layouts.append((diagram.tree, tidy, tidy.width > phoneWidth ? layout(diagram.tree, outline: true) : nil))
-            }
-            let known = layouts.first { $0.tree == diagram.tree }!
-            html += figure(diagram, layout: known.tidy, outline: known.outline, words: words)
+        // Every picture of one tree is laid out the same: once.
+        var laidOut: [(tree: WrittenTree, tidy: TreeLayout, outline: TreeLayout)] = []
+        func layouts(of tree: WrittenTree) -> (tidy: TreeLayout, outline: TreeLayout) {
+            if let known = laidOut.first(where: { $0.tree == tree }) { return (known.tidy, known.outline) }
+            let made = (tree: tree, tidy: layout(tree), outline: layout(tree, outline: true))
+            laidOut.append(made)
+            return (made.tidy, made.outline)
         }
-        return html + "</div>\n</div>\n"
+        for group in groups(diagrams) {
+            let tidy = group.pictures.map { layouts(of: $0.diagram.tree).tidy.width }.max() ?? 0
+            let outline = group.pictures.map { layouts(of: $0.diagram.tree).outline.width }.max() ?? 0
+            let scaledTidy = (tidy * smallestScale).rounded(.up), scaledOutline = (outline * smallestScale).rounded(.up)
+            // Where two tidy drawings stand side by side; below that (and from `pairedFrom`) the
+            // row shows outlines, two or three abreast.
+            let pairWidth = ((2 * scaledTidy + columnGap) / pairStep).rounded(.up) * pairStep
+            let paired = group.pictures.count > 1 && pairWidth > pairedFrom
+            let alone = scaledTidy > phoneColumn
+            var row = "<div class=\"diagram-row\(alone ? " wide" : "")\""
+            if paired { row += " data-pair=\"\(number(pairWidth))\"" }
+            row += " style=\"--tidy:\(number(scaledTidy))px;--outline:\(number(scaledOutline))px\">\n"
+            for picture in group.pictures {
+                let forms = layouts(of: picture.diagram.tree)
+                row += figure(picture, group: group.title, layout: forms.tidy,
+                              outline: alone || paired ? forms.outline : nil, words: words)
+            }
+            row += "</div>\n"
+            if let title = group.title {
+                html += "<div class=\"diagram-group\" role=\"group\" aria-label=\"\(escapeHTML(title))\">\n<p class=\"diagram-group-title\">\(escapeHTML(title))</p>\n\(row)</div>\n"
+            } else {
+                html += "<div class=\"diagram-group\">\n\(row)</div>\n"
+            }
+        }
+        return html + "</div>\n"
+    }
+
+    /// The pictures in groups: by the output's sections where it has them, by tree when the
+    /// scenario measured several (named as the scenario binds them), else one group without a
+    /// title. Within a group, a picture identical to the one before it (the same tree and the
+    /// same change, whatever its label) is drawn once, with its count.
+    static func groups(_ diagrams: [ChangeDiagram]) -> [(title: String?, pictures: [Picture])] {
+        var trees: [WrittenTree] = []
+        for diagram in diagrams where !trees.contains(diagram.tree) { trees.append(diagram.tree) }
+        func title(_ diagram: ChangeDiagram) -> String? {
+            diagram.section ?? (trees.count > 1 ? diagram.tree.binding : nil)
+        }
+        var groups: [(title: String?, pictures: [Picture])] = []
+        for diagram in diagrams {
+            let name = title(diagram)
+            if groups.isEmpty || groups[groups.count - 1].title != name || (name == nil && groups[groups.count - 1].pictures.last?.diagram.tree != diagram.tree) {
+                groups.append((name, []))
+            }
+            let last = groups.count - 1
+            if let previous = groups[last].pictures.last, sameDrawing(previous.diagram, diagram) {
+                groups[last].pictures[groups[last].pictures.count - 1].labels.append(diagram.change.label)
+            } else {
+                groups[last].pictures.append(Picture(diagram: diagram, labels: [diagram.change.label]))
+            }
+        }
+        return groups
+    }
+
+    /// Whether two changes draw the same picture and caption but for their labels.
+    static func sameDrawing(_ one: ChangeDiagram, _ other: ChangeDiagram) -> Bool {
+        one.tree == other.tree && one.change.key == other.change.key && one.change.recomputed == other.change.recomputed
+            && one.change.skipped == other.change.skipped
     }
 
     /// The layout of a tree, boxes sized so that every name fits whole: tidy, or as an outline.
@@ -93,24 +164,27 @@ package enum ChangeDiagramDrawing {
 
     // MARK: One picture
 
-    /// One change: the tidy drawing, and for a wide tree the outline that a phone shows
-    /// instead (the stylesheet chooses), then the caption.
-    static func figure(_ diagram: ChangeDiagram, layout: TreeLayout, outline: TreeLayout?, words: DiagramWords) -> String {
-        let label = description(diagram, words: words)
-        var pictures = frame(svg(diagram, layout: layout, label: label, kind: "tree-view"), layout: layout)
-        if let outline { pictures += frame(svg(diagram, layout: outline, label: label, kind: "outline-view"), layout: outline) }
+    /// One change: the tidy drawing, and, where the row may need it, the outline that a phone
+    /// or a row of two or three shows instead (the stylesheet chooses), then the caption.
+    static func figure(_ picture: Picture, group: String?, layout: TreeLayout, outline: TreeLayout?, words: DiagramWords) -> String {
+        let diagram = picture.diagram
+        let label = description(diagram, labels: picture.labels, group: group, words: words)
+        var pictures = frame(svg(diagram, layout: layout, label: label, kind: "tree-view"), layout: layout, column: 680)
+        if let outline {
+            pictures += frame(svg(diagram, layout: outline, label: label, kind: "outline-view"), layout: outline, column: phoneColumn)
+        }
         return """
-            <figure class="diagram\(outline == nil ? "" : " wide")">
-            \(pictures)<figcaption>\(caption(diagram, words: words))</figcaption>
+            <figure class="diagram">
+            \(pictures)<figcaption>\(caption(diagram, labels: picture.labels, words: words))</figcaption>
             </figure>
 
             """
     }
 
     /// A picture in its frame, which scrolls sideways (and the keyboard can reach it) when the
-    /// picture cannot shrink to the width of a page's column.
-    private static func frame(_ svg: String, layout: TreeLayout) -> String {
-        let focus = layout.width * smallestScale > 680 ? " tabindex=\"0\"" : ""
+    /// picture cannot shrink to the width of the column it is shown in.
+    private static func frame(_ svg: String, layout: TreeLayout, column: Double) -> String {
+        let focus = layout.width * smallestScale > column ? " tabindex=\"0\"" : ""
         return "<div class=\"diagram-frame\"\(focus)>\(svg)</div>\n"
     }
 
@@ -188,11 +262,15 @@ package enum ChangeDiagramDrawing {
 
     // MARK: Words
 
-    /// `label: key changed`, and where the key is stored.
-    static func caption(_ diagram: ChangeDiagram, words: DiagramWords) -> String {
+    /// `label: key changed` (`×2 label, label: key changed` for a picture that stands for two
+    /// changes), and where the key is stored.
+    static func caption(_ diagram: ChangeDiagram, labels: [String]? = nil, words: DiagramWords) -> String {
         let change = diagram.change
-        var text = escapeHTML(words.changed)
-            .replacingOccurrences(of: "{label}", with: "<code>\(escapeHTML(change.label))</code>")
+        let labels = labels ?? [change.label]
+        let named = labels.map { "<code>\(escapeHTML($0))</code>" }.joined(separator: ", ")
+        var text = labels.count > 1 ? "<span class=\"repeat\">×\(labels.count)</span> " : ""
+        text += escapeHTML(words.changed)
+            .replacingOccurrences(of: "{label}", with: named)
             .replacingOccurrences(of: "{key}", with: "<code>\(escapeHTML(change.key))</code>")
         text += " <span class=\"storage\">\(storage(of: change.key, in: diagram.tree, words: words, html: true))</span>"
         return text
@@ -211,9 +289,12 @@ package enum ChangeDiagramDrawing {
 
     /// The picture in words: what changed, what recomputed and why, what was skipped, and
     /// the tree a parent at a time.
-    static func description(_ diagram: ChangeDiagram, words: DiagramWords) -> String {
+    static func description(_ diagram: ChangeDiagram, labels: [String]? = nil, group: String? = nil, words: DiagramWords) -> String {
         let change = diagram.change, tree = diagram.tree
-        var parts = [words.changed.replacingOccurrences(of: "{label}", with: change.label)
+        let labels = labels ?? [change.label]
+        var named = labels.joined(separator: ", ")
+        if labels.count > 1 { named = words.times.replacingOccurrences(of: "{count}", with: String(labels.count)) + ": " + named }
+        var parts = [(group.map { "\($0) — " } ?? "") + words.changed.replacingOccurrences(of: "{label}", with: named)
             .replacingOccurrences(of: "{key}", with: change.key) + " (" + storage(of: change.key, in: tree, words: words, html: false) + ")."]
         let recomputed = change.recomputed.map { "\($0.view) (\($0.cause))" }
         parts.append(words.recomputed.replacingOccurrences(of: "{views}", with: recomputed.isEmpty ? words.none : recomputed.joined(separator: ", ")))

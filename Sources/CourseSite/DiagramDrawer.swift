@@ -20,7 +20,7 @@ package struct DiagramDrawer: Sendable {
 
     static let suffix = "svg"
     /// Bump when a drawing, or what it depends on, changes.
-    static let formatVersion = "1"
+    static let formatVersion = "2"
 
     /// Stored drawings that were found and not believed (see `ContentStore`).
     package var refusedEntries: Int { store?.refusals ?? 0 }

@@ -96,3 +96,25 @@ private func nextWordStart(_ characters: [Character], from index: Int) -> Charac
     }
     return nil
 }
+
+/// The text of rendered HTML as a reader sees it, on one line: tags dropped, the entities
+/// cmark-gfm writes read back, runs of spaces and line ends made one space. What a page's
+/// `<meta name="description">` says of its lead.
+func plainText(ofHTML html: String) -> String {
+    var text = ""
+    var inTag = false
+    // A footnote's number is a link, not part of the sentence.
+    var html = html
+    while let start = html.range(of: "<sup class=\"footnote-ref\">"), let end = html[start.upperBound...].range(of: "</sup>") {
+        html.removeSubrange(start.lowerBound..<end.upperBound)
+    }
+    for character in html {
+        if character == "<" { inTag = true; continue }
+        if character == ">", inTag { inTag = false; continue }
+        if !inTag { text.append(character) }
+    }
+    for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#x27;", "'"), ("&#39;", "'"), ("&amp;", "&")] {
+        text = text.replacingOccurrences(of: entity, with: character)
+    }
+    return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+}

@@ -54,13 +54,25 @@ struct LessonBody {
         var headingAnchors: [String?] = []
         /// Where the lesson's `doc:` links go and how its DocC images are shown.
         var references: CourseReferences = .none
+        /// The course's glossary, nil for none; `isGlossary`: this lesson is it (its
+        /// two-column tables are definition lists), else the lesson links the terms it uses.
+        var glossary: Glossary? = nil
+        var isGlossary = false
     }
 
     init(_ lesson: Lesson, document: LessonDocument, context: Context) {
         let blocks = document.renderBlocks(mentionHref: context.noteHref, references: context.references)
-        // The headings' anchors, one per heading in order (the title's is nil).
+        let linksTerms = !context.isGlossary && context.glossary != nil
+        var linkedTerms: Set<String> = []
+        func terms(_ html: String) -> String {
+            guard linksTerms, let glossary = context.glossary else { return html }
+            return glossary.linkingTerms(in: html, linked: &linkedTerms)
+        }
+        // The headings' anchors, one per heading in order (the title's is nil); on the
+        // glossary's page the terms have their anchors first.
+        let glossaryAnchors = context.isGlossary ? context.glossary?.anchors ?? [] : []
         let anchors = context.headingAnchors.count == lesson.headings.count ? context.headingAnchors
-            : AnchorNamer.headingAnchors(of: lesson, footnoteLabels: document.footnoteLabels)
+            : AnchorNamer.headingAnchors(of: lesson, footnoteLabels: document.footnoteLabels, reserving: glossaryAnchors)
         var headingIndex = 0
         var html = ""
         var sections: [Section] = []
@@ -96,7 +108,7 @@ struct LessonBody {
                 // The link to the heading stands beside it, not in it, so that the heading's
                 // name is its text alone; the link's own name says which heading it is for.
                 let linkName = escapeHTML(context.words.sectionLink(text))
-                html += "<div class=\"heading\"><h\(level) id=\"\(anchor)\">\(innerHTML)</h\(level)><a class=\"anchor\" href=\"#\(anchor)\" aria-label=\"\(linkName)\">#</a></div>\n"
+                html += "<div class=\"heading\"><h\(level) id=\"\(anchor)\">\(innerHTML)</h\(level)><a class=\"anchor\" href=\"#\(anchor)\" aria-label=\"\(linkName)\" data-pagefind-ignore>#</a></div>\n"
             case .code(let id, _):
                 let code = lesson.codeBlocks[id]
                 if code.role == .output, let scenario = scenarioOfOutput[id] {
@@ -113,8 +125,8 @@ struct LessonBody {
                 // limitation note is.
                 html += """
                     <aside class="limit" id="dr\(number)" role="note" aria-labelledby="dr\(number)-label">
-                    <p class="limit-label" id="dr\(number)-label"><a href="#dr\(number)">\(label)</a> <a class="limit-kind" href="\(escapeHTML(context.aboutNotesHref))">\(escapeHTML(context.words.limitNote))</a></p>
-                    <p>\(innerHTML)</p>
+                    <p class="limit-label" id="dr\(number)-label" data-pagefind-ignore><a href="#dr\(number)">\(label)</a> <a class="limit-kind" href="\(escapeHTML(context.aboutNotesHref))">\(escapeHTML(context.words.limitNote))</a></p>
+                    <p>\(terms(innerHTML))</p>
                     </aside>
 
                     """
@@ -124,7 +136,7 @@ struct LessonBody {
                 // DocC's alike: titled in the course's language (or as the author titled a DocC
                 // aside of a kind DocC does not know), drawn in its kind's style.
                 let title = ownTitle ?? context.words.calloutTitles[kind] ?? kind.marker
-                html += "<div class=\"callout callout-\(kind.style.rawValue)\" role=\"note\">\n<p class=\"callout-title\">\(escapeHTML(title))</p>\n\(inner)</div>\n"
+                html += "<div class=\"callout callout-\(kind.style.rawValue)\" role=\"note\">\n<p class=\"callout-title\">\(escapeHTML(title))</p>\n\(terms(inner))</div>\n"
             case let .footnotes(section, _):
                 html += section.replacingOccurrences(of: "aria-label=\"Back to content\"",
                                                      with: "aria-label=\"\(escapeHTML(context.words.footnoteBack))\"")
@@ -135,13 +147,19 @@ struct LessonBody {
                     if let lead = Self.lead(fragment) {
                         introduction = "<p>\(lead)</p>\n"
                         introductionIsLead = true
-                        html += "<p class=\"lead\">\(lead)</p>\n"
+                        html += "<p class=\"lead\">\(terms(lead))</p>\n"
                         continue
                     }
                     introduction = fragment
                 }
-                // A wide table scrolls sideways: a keyboard can reach it to scroll it.
-                html += fragment.contains("<table>") ? fragment.replacingOccurrences(of: "<table>", with: "<table tabindex=\"0\">") : fragment
+                if context.isGlossary, let list = context.glossary?.definitionList(fragment) {
+                    html += list
+                } else if let table = RenderedTable(html: fragment) {
+                    html += terms(table.html())
+                } else {
+                    // A table inside a list or a quote scrolls sideways: a keyboard can reach it.
+                    html += terms(fragment.contains("<table>") ? fragment.replacingOccurrences(of: "<table>", with: "<table tabindex=\"0\">") : fragment)
+                }
             }
         }
         // Kept until the whole-course page is written, with every other lesson's: without the
@@ -172,7 +190,7 @@ struct LessonBody {
         if let output = context.results[scenario.block.id]?.verifiedOutput {
             return """
                 <div class="output verified" data-pagefind-ignore>
-                <p class="output-label"><span class="badge">✓ \(escapeHTML(words.verifiedBadge))</span> \(escapeHTML(words.output)) · <span class="provenance">\(escapeHTML(words.verifiedWith(context.swiftVersion)))</span></p>
+                <p class="output-label"><span class="kind">\(escapeHTML(words.output))</span> <span class="badge"><span aria-hidden="true">✓</span> \(escapeHTML(words.verifiedWith(context.swiftVersion)))</span></p>
                 <pre><samp>\(outputLines(output.hasSuffix("\n") ? String(output.dropLast()) : output))</samp></pre>
                 </div>
 
@@ -180,7 +198,7 @@ struct LessonBody {
         }
         var html = """
             <div class="output unverified" data-pagefind-ignore>
-            <p class="output-label"><span class="badge">\(escapeHTML(words.notRunBadge))</span> \(escapeHTML(words.notVerified))</p>
+            <p class="output-label"><span class="kind">\(escapeHTML(words.output))</span> <span class="badge">\(escapeHTML(words.notRunBadge))</span> \(escapeHTML(words.notVerified))</p>
 
             """
         if let expected = scenario.expected {

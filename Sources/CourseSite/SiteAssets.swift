@@ -16,7 +16,10 @@ struct SiteAssets: Sendable {
         let ordered = assets.sorted { ($0.key.hasSuffix(".css") ? 1 : 0, $0.key) < ($1.key.hasSuffix(".css") ? 1 : 0, $1.key) }
         for (name, original) in ordered {
             var bytes = original
-            if name.hasSuffix(".css") { bytes = Array(Self.rewritingURLs(in: String(decoding: bytes, as: UTF8.self), paths: paths).utf8) }
+            if name.hasSuffix(".css") {
+                let css = Self.minified(css: String(decoding: bytes, as: UTF8.self))
+                bytes = Array(Self.rewritingURLs(in: css, paths: paths).utf8)
+            }
             let path = "assets/" + Self.hashedName(name, SHA256.hex(bytes))
             paths[name] = path
             files.append(SiteFile(path: path, bytes: bytes))
@@ -33,6 +36,48 @@ struct SiteAssets: Sendable {
         let short = hash.prefix(10)
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "\(name).\(short)" }
         return "\(name[..<dot]).\(short)\(name[dot...])"
+    }
+
+    /// A stylesheet as a browser needs it: without its comments (written for the people who
+    /// change it), every run of white space one space, none around `{`, `}` and `;`. Quoted
+    /// strings are kept as they are. A page loads its stylesheet: a third less to send.
+    static func minified(css: String) -> String {
+        var result = ""
+        result.reserveCapacity(css.utf8.count)
+        var characters = css.makeIterator()
+        var pending: Character?
+        var quote: Character?
+        var space = false
+        func next() -> Character? {
+            if let held = pending { pending = nil; return held }
+            return characters.next()
+        }
+        func append(_ character: Character) {
+            if space, let last = result.last, !"{};".contains(last), !"{};".contains(character) { result.append(" ") }
+            space = false
+            result.append(character)
+        }
+        while let character = next() {
+            if let open = quote {
+                result.append(character)
+                if character == "\\", let escaped = next() { result.append(escaped) } else if character == open { quote = nil }
+                continue
+            }
+            if character == "/" {
+                let following = next()
+                if following == "*" {
+                    var previous: Character = " "
+                    while let inside = next(), !(previous == "*" && inside == "/") { previous = inside }
+                    space = true
+                    continue
+                }
+                pending = following
+            }
+            if character.isWhitespace { space = !result.isEmpty; continue }
+            append(character)
+            if character == "\"" || character == "'" { quote = character }
+        }
+        return result
     }
 
     /// `url(logo.svg)`, `url("logo.svg")` and `url('logo.svg')` of an asset, pointed at its new

@@ -159,7 +159,8 @@ package enum SitePages {
     /// beside all of what they were made from.
     @discardableResult
     package static func render(_ input: consuming SiteInput, into sink: any SiteSink) throws(SiteWriteError) -> (pages: Int, assets: Int) {
-        let course = input.course, report = input.report, words = input.words, templates = input.templates
+        let course = typeset(input.course)
+        let report = input.report, words = input.words, templates = input.templates
         let swiftVersion = report.swiftVersion
         var notesByLesson: [Int: Int] = [:]
         for (index, lesson) in course.lessons.enumerated() {
@@ -167,16 +168,42 @@ package enum SitePages {
         }
         let noteLesson = notesByLesson
         let coreNames = course.coreFiles.map(\.name)
+        /// The href of note n from lesson `index`'s page, nil when the course has no such note.
+        @Sendable func noteHref(from index: Int) -> @Sendable (Int) -> String? {
+            { number in
+                guard let owner = noteLesson[number] else { return nil }
+                return owner == index ? "#dr\(number)" : "\(pageHref(course.lessons[owner]))#dr\(number)"
+            }
+        }
         let facts = LessonParts(input.facts.takeLessons())
         let diagrams = input.diagrams
             ?? DiagramDrawer(storeFolder: nil, toolVersion: CoursebookVersion.current)
                 .diagrams(of: report, words: words.diagram, lessons: course.lessons.count)
         // Every heading's anchor, known before any page is made: `doc:` links name them from
         // other lessons.
-        let headingAnchors = zip(course.lessons, input.documents).map { lesson, document in
+        var headingAnchors = zip(course.lessons, input.documents).map { lesson, document in
             AnchorNamer.headingAnchors(of: lesson, footnoteLabels: document.footnoteLabels)
         }
         let docLinks = DocLinks(course.lessons)
+        // The glossary's terms, read from its page's tables before any lesson links to them
+        // (its document renders the same blocks again later: the first rendering settles them,
+        // its `doc:` links too). On its page the terms take their anchors before the headings,
+        // so its headings' anchors are known only then; a `doc:` link of the glossary to one
+        // of its own headings goes where the heading's words alone would put it.
+        let glossaryIndex = course.config.glossary.flatMap { name in course.lessons.firstIndex { $0.fileName == name } }
+        let glossary = glossaryIndex.map { index in
+            Glossary(blocks: input.documents[index].renderBlocks(
+                        mentionHref: noteHref(from: index),
+                        references: .site(course, anchors: headingAnchors, docLinks: docLinks, from: index)),
+                     page: pageHref(course.lessons[index]), language: course.config.language,
+                     reserved: Set(course.lessons[index].notes.flatMap { ["dr\($0.number)", "dr\($0.number)-label"] } + ["main", "footnotes"]))
+        }
+        if let glossaryIndex, let glossary {
+            headingAnchors[glossaryIndex] = AnchorNamer.headingAnchors(
+                of: course.lessons[glossaryIndex], footnoteLabels: input.documents[glossaryIndex].footnoteLabels,
+                reserving: glossary.anchors)
+        }
+        let allAnchors = headingAnchors
         let documents = LessonParts(input.documents)
         input.diagrams = nil
         input.documents = []
@@ -208,13 +235,11 @@ package enum SitePages {
                 highlighted: { block in lessonFacts[block.id]?.highlighted ?? escapeHTML(block.code) },
                 diagrams: { block in lessonDiagrams[block] ?? "" },
                 coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
-                noteHref: { number in
-                    guard let owner = noteLesson[number] else { return nil }
-                    return owner == index ? "#dr\(number)" : "\(pageHref(course.lessons[owner]))#dr\(number)"
-                },
+                noteHref: noteHref(from: index),
                 aboutNotesHref: aboutNotesHref,
-                headingAnchors: headingAnchors.indices.contains(index) ? headingAnchors[index] : [],
-                references: .site(course, anchors: headingAnchors, docLinks: docLinks, from: index))
+                headingAnchors: allAnchors.indices.contains(index) ? allAnchors[index] : [],
+                references: .site(course, anchors: allAnchors, docLinks: docLinks, from: index),
+                glossary: glossary, isGlossary: index == glossaryIndex)
             let body = LessonBody(lesson, document: document, context: context)
             // On the limitations page every note is on the same page; a footnote a note cites
             // stays on its lesson's page.
@@ -229,9 +254,10 @@ package enum SitePages {
 
         let common = CommonValues(course: course, words: words, swiftVersion: swiftVersion,
                                   bodies: rendered.map(\.body), assets: assets, search: input.search)
-        @Sendable func page(_ title: String, _ values: TemplateRecord, content: String) -> SiteFile {
+        @Sendable func page(_ title: String, _ values: TemplateRecord, content: String, description: String = "") -> SiteFile {
             var layout = values
             layout["pageTitle"] = .text(title)
+            layout["pageDescription"] = .text(description)
             layout["content"] = .html(content)
             return SiteFile(path: "", bytes: Array(templates.layout.render(layout).utf8))
         }
@@ -257,7 +283,8 @@ package enum SitePages {
         index["scenarioTotal"] = .text(words.scenarioCount(verified.reduce(0, +)))
         let noteTotal = course.lessons.map(\.notes.count).reduce(0, +)
         index["noteTotal"] = .text(noteTotal == 0 ? "" : words.noteCount(noteTotal))
-        var indexFile = page(course.config.title, index, content: templates.index.render(index))
+        var indexFile = page(course.config.title, index, content: templates.index.render(index),
+                             description: course.config.description ?? "")
         indexFile.path = indexPage
         try sink.add(indexFile)
 
@@ -280,7 +307,9 @@ package enum SitePages {
             ])
             values["previous"] = link(number - 1)
             values["next"] = link(number + 1)
-            var file = page("\(title(lesson)) · \(course.config.title)", values, content: templates.lesson.render(values))
+            // What a search engine shows of the page: the lesson's lead, or its first sentence.
+            var file = page("\(title(lesson)) · \(course.config.title)", values, content: templates.lesson.render(values),
+                            description: plainText(ofHTML: body.summary))
             file.path = pageName(lesson)
             do throws(SiteWriteError) {
                 try sink.add(file)
@@ -315,7 +344,7 @@ package enum SitePages {
         })
         if hasLimitationsPage(course) {
             var limitationsFile = page("\(words.limitations) · \(course.config.title)", limitations,
-                                       content: templates.limitations.render(limitations))
+                                       content: templates.limitations.render(limitations), description: words.limitationsIntro)
             limitationsFile.path = limitationsPage
             try sink.add(limitationsFile)
         }
@@ -344,6 +373,7 @@ package enum SitePages {
         let wholeContent = whole
         var wholeLayout = whole
         wholeLayout["pageTitle"] = .text("\(words.wholeCourse) · \(course.config.title)")
+        wholeLayout["pageDescription"] = .text(course.config.description ?? "")
         wholeLayout["content"] = .deferred(DeferredHTML(isEmpty: templates.print.rendersNothing(wholeContent)) { write in
             templates.print.render(wholeContent, writing: write)
         })
@@ -467,6 +497,8 @@ private struct CommonValues: Sendable {
                 "searchNothing": .text(words.searchNothing),
                 "searchNeedsScript": .text(words.searchNeedsScript),
                 "searchNeedsServer": .text(words.searchNeedsServer),
+                "searchClose": .text(words.searchClose),
+                "backToTop": .text(words.backToTop),
                 "wholeCourse": .text(words.wholeCourse),
                 "wholeCourseLink": .text(words.wholeCourseLink),
             ]),
@@ -500,6 +532,16 @@ private struct CommonValues: Sendable {
 }
 
 extension SitePages {
+    /// The course with its title and description from course.json set as the lessons' prose
+    /// is (smart quotes in the header as in the text).
+    static func typeset(_ course: Course) -> Course {
+        guard course.config.typography == .smart else { return course }
+        var course = course
+        course.config.title = SmartTypography.typeset(course.config.title)
+        course.config.description = course.config.description.map(SmartTypography.typeset)
+        return course
+    }
+
     /// The text of a template value, empty for anything else.
     static func text(_ value: TemplateValue?) -> String {
         if case .text(let text)? = value { return text }

@@ -8,6 +8,7 @@ package enum SiteSchema {
         "aboutNotesTitle": .text, "aboutNotes": .text, "notesByLesson": .text, "inSection": .text,
         "search": .text, "searchPlaceholder": .text, "searchButton": .text, "searchResults": .text,
         "searchNothing": .text, "searchNeedsScript": .text, "searchNeedsServer": .text,
+        "searchClose": .text, "backToTop": .text,
         "wholeCourse": .text, "wholeCourseLink": .text,
     ]))
 
@@ -45,6 +46,7 @@ package enum SiteSchema {
 
     package static let layout = TemplateSchema(common.merging([
         "pageTitle": .text,
+        "pageDescription": .text,
         "content": .html,
     ]) { $1 })
 

@@ -17,7 +17,6 @@ package struct SiteWords: Sendable {
     package var backToLesson: String
     package var scenario: String
     package var output: String
-    package var verifiedBadge: String
     package var notRunBadge: String
     package var notVerified: String
     package var illustration: String
@@ -46,6 +45,9 @@ package struct SiteWords: Sendable {
     package var searchNothing: String
     package var searchNeedsScript: String
     package var searchNeedsServer: String
+    /// The search dialog's close button, and the link that goes back to the top of a long page.
+    package var searchClose: String
+    package var backToTop: String
     /// The single page with the whole course, and what its link says.
     package var wholeCourse: String
     package var wholeCourseLink: String
@@ -54,6 +56,7 @@ package struct SiteWords: Sendable {
     package var calloutTitles: [CalloutKind: String]
     /// What a footnote's link back to the text says to assistive technology.
     package var footnoteBack: String
+    /// What a verified output's label says: the Swift version that produced it.
     package var verifiedWith: @Sendable (String) -> String
     package var scenarioCount: @Sendable (Int) -> String
     package var noteCount: @Sendable (Int) -> String
@@ -85,9 +88,8 @@ package struct SiteWords: Sendable {
         backToLesson: "derste gör",
         scenario: "Senaryo",
         output: "Çıktı",
-        verifiedBadge: "doğrulandı",
         notRunBadge: "çalıştırılmadı",
-        notVerified: "Bu senaryo çalıştırılmadı; çıktısı doğrulanmadı.",
+        notVerified: "Bu çıktı doğrulanmadı.",
         illustration: "Örnek kod",
         illustrationNote: "çalıştırılmaz, yalnız sözdizimi denetlenir",
         coreFile: "Çekirdek dosya",
@@ -105,12 +107,14 @@ package struct SiteWords: Sendable {
         searchResults: "“{query}” için {count} sonuç",
         searchNothing: "“{query}” için sonuç yok.",
         searchNeedsScript: "Arama JavaScript ister. Tarayıcınızda JavaScript kapalıysa kursun tamamını tek sayfada açıp tarayıcının sayfada bulma komutunu (Ctrl-F) kullanın.",
-        searchNeedsServer: "Arama, site bir sunucudan açıldığında çalışır (örneğin sitenin klasöründe 'python3 -m http.server'); diskten açılan bir sayfa arama dizinini yükleyemez. Şimdilik kursun tamamını tek sayfada açıp Ctrl-F ile arayın.",
+        searchNeedsServer: "Arama, site bir sunucudan açıldığında çalışır (örneğin sitenin klasöründe “python3 -m http.server”); diskten açılan bir sayfa arama dizinini yükleyemez. Şimdilik kursun tamamını tek sayfada açıp Ctrl-F ile arayın.",
+        searchClose: "Kapat",
+        backToTop: "Başa dön",
         wholeCourse: "Kursun tamamı",
         wholeCourseLink: "Tek sayfada bütün kurs",
         calloutTitles: SiteWords.turkishCalloutTitles,
         footnoteBack: "Metne dön",
-        verifiedWith: { "Swift \($0)" },
+        verifiedWith: { "Swift \($0) ile doğrulandı" },
         scenarioCount: { "\($0) senaryo doğrulandı" },
         noteCount: { "\($0) ölçüm sınırı" },
         footer: { "Bu sitedeki her çıktı, coursebook ile Swift \($0) üzerinde çalıştırılarak doğrulandı." },
@@ -131,9 +135,8 @@ package struct SiteWords: Sendable {
         backToLesson: "see in the lesson",
         scenario: "Scenario",
         output: "Output",
-        verifiedBadge: "verified",
         notRunBadge: "not run",
-        notVerified: "This scenario was not run; its output is not verified.",
+        notVerified: "This output is not verified.",
         illustration: "Illustration",
         illustrationNote: "not run, only parsed",
         coreFile: "Core file",
@@ -150,13 +153,15 @@ package struct SiteWords: Sendable {
         searchButton: "Search",
         searchResults: "Results for “{query}”: {count}",
         searchNothing: "No results for “{query}”.",
-        searchNeedsScript: "Search needs JavaScript. With JavaScript off, open the whole course on one page and use your browser's find command (Ctrl-F).",
-        searchNeedsServer: "Search works when the site is served (for example 'python3 -m http.server' in the site's folder); a page opened from disk cannot load the search index. Meanwhile, open the whole course on one page and use Ctrl-F.",
+        searchNeedsScript: "Search needs JavaScript. With JavaScript off, open the whole course on one page and use your browser’s find command (Ctrl-F).",
+        searchNeedsServer: "Search works when the site is served (for example “python3 -m http.server” in the site’s folder); a page opened from disk cannot load the search index. Meanwhile, open the whole course on one page and use Ctrl-F.",
+        searchClose: "Close",
+        backToTop: "Back to top",
         wholeCourse: "The whole course",
         wholeCourseLink: "The whole course on one page",
         calloutTitles: SiteWords.englishCalloutTitles,
         footnoteBack: "Back to the text",
-        verifiedWith: { "Swift \($0)" },
+        verifiedWith: { "verified with Swift \($0)" },
         scenarioCount: { "\($0) scenario\($0 == 1 ? "" : "s") verified" },
         noteCount: { "\($0) limitation\($0 == 1 ? "" : "s")" },
         footer: { "Every output on this site was verified by running it with Swift \($0) through coursebook." },
@@ -183,13 +188,15 @@ package struct DiagramWords: Sendable, Equatable {
     package var none: String
     package var tree: String
     package var under: String
+    /// A picture that stands for several identical changes in a row: `{count}` of them.
+    package var times: String
     /// The legend: what each cause means, and what a plain box means.
     package var causes: [String: String]
     package var skippedMeaning: String
 
     /// Everything, in a fixed order: part of a diagram's cache key.
     var canonicalText: String {
-        ([title, changed, stateOf, modelOf, environment, noStorage, recomputed, skipped, none, tree, under, skippedMeaning]
+        ([title, changed, stateOf, modelOf, environment, noStorage, recomputed, skipped, none, tree, under, times, skippedMeaning]
             + causes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }).joined(separator: "\u{0}")
     }
 
@@ -205,6 +212,7 @@ package struct DiagramWords: Sendable, Equatable {
         none: "yok",
         tree: "Ağaç: {parents}.",
         under: "{parent} altında {children}",
+        times: "{count} kez",
         causes: [
             "yerel": "görünümün kendi @State’i",
             "ebeveyn": "bir atasının @State’i",
@@ -227,6 +235,7 @@ package struct DiagramWords: Sendable, Equatable {
         none: "none",
         tree: "Tree: {parents}.",
         under: "under {parent}, {children}",
+        times: "{count} times",
         causes: [
             "yerel": "its own @State",
             "ebeveyn": "an ancestor’s @State",

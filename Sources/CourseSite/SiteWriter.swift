@@ -74,21 +74,23 @@ package enum SiteWriter {
 
     /// The files a site's marker lists; nil for a marker that lists none (a site written
     /// before markers listed their files), whose folder is taken as coursebook's.
-    static func writtenFiles(_ out: String) -> Set<String>? {
+    static func writtenFiles(_ out: String) -> Set<ExactName>? {
         guard let bytes = readFile(atPath: out + "/" + marker) else { return [] }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
         guard lines.first == SiteStaging.markerHeading else { return nil }
-        return Set(lines.dropFirst())
+        return Set(lines.dropFirst().filter { !$0.hasPrefix(BuildMark.linePrefix) }.map { ExactName($0) })
     }
 
     /// Everything in `out` (sorted, relative paths) that is neither a listed file nor a folder
     /// on the way to one: files, links, folders of the author's.
-    private static func foreignFiles(in out: String, written: Set<String>) -> [String] {
-        var folders: Set<String> = []
+    private static func foreignFiles(in out: String, written: Set<ExactName>) -> [String] {
+        // By bytes: a file of the author's whose name only looks like one coursebook wrote
+        // (another Unicode spelling of it) is the author's.
+        var folders: Set<ExactName> = []
         for file in written {
-            var parts = file.split(separator: "/").dropLast()
+            var parts = file.text.split(separator: "/").dropLast()
             while !parts.isEmpty {
-                folders.insert(parts.joined(separator: "/"))
+                folders.insert(ExactName(parts.joined(separator: "/")))
                 parts = parts.dropLast()
             }
         }
@@ -101,8 +103,8 @@ package enum SiteWriter {
                 var info = stat()
                 guard lstat(out + "/" + relative, &info) == 0 else { continue }
                 switch info.st_mode & S_IFMT {
-                case S_IFDIR where folders.contains(relative): pending.append(relative)
-                case S_IFREG where written.contains(relative) || relative == marker: break
+                case S_IFDIR where folders.contains(ExactName(relative)): pending.append(relative)
+                case S_IFREG where written.contains(ExactName(relative)) || relative == marker: break
                 default: foreign.append(relative)
                 }
             }
@@ -151,24 +153,30 @@ package enum SiteWriter {
               isFolder.boolValue else { return }
         let lock = try SiteLock(beside: out, destination: destination)
         defer { lock.release() }
-        repair(out)
+        try repair(out, as: destination)
     }
 
     /// What a build killed before this one left beside `out` (the caller holds the lock, so no
     /// other build is writing): a site moved aside whose replacement never came is put back;
-    /// staging folders and sites moved aside after a completed swap are removed.
-    static func repair(_ out: URL) {
+    /// staging folders and sites moved aside after a completed swap are removed. Only what a
+    /// build of this user made is touched (see `BuildMark`): anything else under those names
+    /// (a folder or a link committed to the repository) is refused, never adopted or removed.
+    static func repair(_ out: URL, as destination: String) throws(SiteWriteError) {
         let parent = out.deletingLastPathComponent()
         let name = out.lastPathComponent
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []).sorted()
+        var staged: [String] = []
         var previous: [String] = []
         for entry in entries {
-            if entry.hasPrefix(".\(name).coursebook-new-") {
-                try? FileManager.default.removeItem(at: parent.appendingPathComponent(entry))
-            } else if entry.hasPrefix(".\(name).coursebook-old-") {
-                previous.append(entry)
+            let isStaging = entry.hasPrefix(".\(name).coursebook-new-")
+            guard isStaging || entry.hasPrefix(".\(name).coursebook-old-") else { continue }
+            let path = parent.appendingPathComponent(entry).path
+            if let foreign = BuildMark.whyNotLeftByABuild(path) {
+                throw SiteWriteError(folder: destination, message: "\(escapingControls(path)) was not left by a coursebook build of this user (\(foreign)); a build neither puts it in place nor removes it: remove it yourself, or choose another --out")
             }
+            if isStaging { staged.append(entry) } else { previous.append(entry) }
         }
+        for entry in staged { try? FileManager.default.removeItem(at: parent.appendingPathComponent(entry)) }
         var info = stat()
         if lstat(out.path, &info) != 0, errno == ENOENT {
             // The newest copy moved aside is the site that was in place when the kill came.
@@ -196,9 +204,22 @@ final class SiteLock: @unchecked Sendable {
 
     init(beside out: URL, destination: String) throws(SiteWriteError) {
         let path = out.deletingLastPathComponent().appendingPathComponent(".\(out.lastPathComponent).coursebook-lock").path
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Never through a link (a committed link would make the build create a file where it
+        // points) and never waiting on a pipe; and it must be a plain file of this user's with
+        // no other name. Nothing is ever written into it, so one committed as an empty file
+        // is only a lock.
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
         guard descriptor >= 0 else {
-            throw SiteWriteError(folder: destination, message: "cannot make the lock file \(path): \(String(cString: strerror(errno)))")
+            let why = errno == ELOOP ? "it is a symbolic link" : errno == EISDIR ? "it is a folder" : String(cString: strerror(errno))
+            throw SiteWriteError(folder: destination, message: "cannot use the lock file \(escapingControls(path)): \(why); remove it, or choose another --out")
+        }
+        var info = stat()
+        if fstat(descriptor, &info) != 0 || info.st_mode & S_IFMT != S_IFREG || info.st_uid != geteuid() || info.st_nlink != 1 {
+            let why = info.st_mode & S_IFMT != S_IFREG ? "it is \(FileReadFailure.kind(ofMode: info.st_mode) ?? "not a file")"
+                : info.st_uid != geteuid() ? "it belongs to another user" : "it has another name too (a hard link)"
+            close(descriptor)
+            descriptor = -1
+            throw SiteWriteError(folder: destination, message: "cannot use the lock file \(escapingControls(path)): \(why), not a lock file coursebook made; remove it, or choose another --out")
         }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
@@ -252,14 +273,30 @@ package final class SiteStaging: SiteSink, @unchecked Sendable {
             throw SiteWriteError(folder: destination, message: "cannot write the site: \(error.localizedDescription)")
         }
         lock = try SiteLock(beside: out, destination: destination)
-        SiteWriter.repair(out)
         do {
+            try SiteWriter.repair(out, as: destination)
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
             Interruption.hold(staging.path)
+            // Marked at once, so that a build killed from here on leaves a folder the next one
+            // knows for its own.
+            try writeNewFile(Array(Self.markerText(files: [], folder: staging.path).utf8),
+                             to: staging.appendingPathComponent(SiteWriter.marker).path)
+        } catch let error as SiteWriteError {
+            lock.release()
+            throw error
         } catch {
+            try? FileManager.default.removeItem(at: staging)
+            Interruption.release(staging.path)
             lock.release()
             throw SiteWriteError(folder: destination, message: "cannot write the site: \(error.localizedDescription)")
         }
+    }
+
+    /// The marker's text: its heading, the build's mark for `folder` (see `BuildMark`; none
+    /// without a key to make it with), and the files of the site.
+    static func markerText(files: [String], folder: String) -> String {
+        let mark = BuildMark.line(forFolder: folder)
+        return ([markerHeading] + (mark.map { [$0] } ?? []) + files).joined(separator: "\n") + "\n"
     }
 
     package func add(_ file: SiteFile) throws(SiteWriteError) {
@@ -314,10 +351,10 @@ package final class SiteStaging: SiteSink, @unchecked Sendable {
         defer { lock.release() }
         func fail(_ message: String) -> SiteWriteError { SiteWriteError(folder: destination, message: message) }
         // Every file staged, including those another program (the search indexer) put there.
-        let files = Self.files(under: staging.path)
-        let marker = ([Self.markerHeading] + files).joined(separator: "\n") + "\n"
+        let files = Self.files(under: staging.path).filter { $0 != SiteWriter.marker }
         do {
-            try writeNewFile(Array(marker.utf8), to: staging.appendingPathComponent(SiteWriter.marker).path)
+            try writeAtomically(Array(Self.markerText(files: files, folder: staging.path).utf8),
+                                to: staging.appendingPathComponent(SiteWriter.marker).path, keepingPermissions: false)
         } catch {
             discard()
             throw fail("cannot write the site: \(error)")
@@ -375,5 +412,62 @@ package final class SiteStaging: SiteSink, @unchecked Sendable {
         try? FileManager.default.removeItem(at: staging)
         Interruption.release(staging.path)
         lock.release()
+    }
+}
+
+/// What tells the folders a build of this user made beside `--out` (a staging folder, a site
+/// moved aside) from folders of the same names that someone else put there: a pull request can
+/// commit `._site.coursebook-old-x/` or a link of that name, and a checkout makes it with this
+/// user's name on it, so neither the name nor the owner says who made it. A build's folder
+/// carries in its marker (`.coursebook-site`) a line `mark HEX`: an HMAC, under the key that
+/// signs the cache (`CacheSecret`, which no course holds), of the folder's device, inode and
+/// owner. Renames keep the inode, so the mark stays true from staging folder to site to site
+/// moved aside; a copied, committed or forged folder has another inode or no key to sign with.
+enum BuildMark {
+    static let linePrefix = "mark "
+
+    /// The marker line for the folder at `path` as it is now; nil without a key.
+    static func line(forFolder path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return mark(info).map { linePrefix + $0 }
+    }
+
+    private static func mark(_ folder: stat) -> String? {
+        guard case .success(let secret) = CacheSecret.machine else { return nil }
+        let identity = "coursebook build folder\n\(folder.st_dev)\n\(folder.st_ino)\n\(folder.st_uid)\n"
+        return SHA256.hmac(key: secret.bytes, message: Array(identity.utf8))
+    }
+
+    /// Why the entry at `path` is not a folder a build of this user left; nil when it is one.
+    /// Read without following a link and without opening anything but a folder and a plain
+    /// file in it.
+    static func whyNotLeftByABuild(_ path: String) -> String? {
+        let folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folder >= 0 else {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return String(cString: strerror(errno)) }
+            return "it is \(FileReadFailure.kind(ofMode: info.st_mode) ?? "a file"), not a folder"
+        }
+        defer { close(folder) }
+        var info = stat()
+        guard fstat(folder, &info) == 0 else { return String(cString: strerror(errno)) }
+        guard info.st_uid == geteuid() else { return "it belongs to another user" }
+        guard let expected = mark(info) else { return "there is no key to tell a build's folder by" }
+        let markerFile = openat(folder, SiteWriter.marker, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard markerFile >= 0 else { return "it has no marker of a build" }
+        defer { close(markerFile) }
+        var markerInfo = stat()
+        guard fstat(markerFile, &markerInfo) == 0, markerInfo.st_mode & S_IFMT == S_IFREG else {
+            return "its marker is not a plain file"
+        }
+        // The heading and the mark are the first two lines: a few hundred bytes are enough.
+        var bytes = [UInt8](repeating: 0, count: 512)
+        let count = read(markerFile, &bytes, bytes.count)
+        let lines = String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 2, lines[0] == SiteStaging.markerHeading, lines[1] == linePrefix + expected else {
+            return "it does not carry the mark of a build here"
+        }
+        return nil
     }
 }

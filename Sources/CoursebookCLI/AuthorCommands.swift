@@ -128,6 +128,9 @@ enum NewCommand {
         do {
             let lesson = try Pipeline().newLesson(options)
             console.out("wrote \(lesson.path) (its limitation note is DR\(lesson.limitNote))")
+            if lesson.shortened {
+                console.out("the title is too long for a file name (255 bytes at most): the name holds its first words")
+            }
             console.out("next: write the scenario, then 'coursebook check \(lesson.path) --update' fills in its output")
             return .success
         } catch {

@@ -47,6 +47,24 @@ enum CommandLineTable {
             OptionSpec(names: ["--compile-timeout"], value: "SECONDS", help: "stop a compiler run that takes longer (default 300)") { options, text throws(UsageError) in
                 options[keyPath: part].compileTimeLimit = try duration(text, option: "--compile-timeout")
             },
+            OptionSpec(names: ["--memory-limit"], value: "MIB", help: "stop a scenario whose processes use more memory together, in MiB (default 512)") { options, text throws(UsageError) in
+                options[keyPath: part].limits.memory = try count(text, option: "--memory-limit", least: 16, most: 1 << 20) << 20
+            },
+            OptionSpec(names: ["--process-limit"], value: "N", help: "stop a scenario that runs this many processes and threads at once (default 256)") { options, text throws(UsageError) in
+                options[keyPath: part].limits.processes = try count(text, option: "--process-limit", least: 8, most: 1 << 22)
+            },
+            OptionSpec(names: ["--file-limit"], value: "N", help: "the files one process of a scenario may hold open (default 256)") { options, text throws(UsageError) in
+                options[keyPath: part].limits.openFiles = try count(text, option: "--file-limit", least: 16, most: 1 << 20)
+            },
+            OptionSpec(names: ["--tmp-size"], value: "MIB", help: "the size of a scenario's /tmp and of its /dev/shm, each, and of its largest file, in MiB (default 64)") { options, text throws(UsageError) in
+                options[keyPath: part].limits.temporarySpace = try count(text, option: "--tmp-size", least: 1, most: 1 << 20) << 20
+            },
+            OptionSpec(names: ["--output-limit"], value: "MIB", help: "stop a scenario that prints more, in MiB (default 1)") { options, text throws(UsageError) in
+                options[keyPath: part].outputCap = try count(text, option: "--output-limit", least: 1, most: 1 << 12) << 20
+            },
+            OptionSpec(names: ["--compile-memory-limit"], value: "MIB", help: "stop a compiler job that uses more memory, in MiB (default 1024)") { options, text throws(UsageError) in
+                options[keyPath: part].limits.compilerMemory = try count(text, option: "--compile-memory-limit", least: 128, most: 1 << 20) << 20
+            },
             OptionSpec(names: ["--sandbox"], value: "MODE", help: "auto (default): run scenarios in bubblewrap when it can start here; required: or not at all; off") { options, text throws(UsageError) in
                 guard let text, let mode = SandboxMode(rawValue: text) else {
                     throw UsageError(message: "'--sandbox' is auto, required or off, not '\(text ?? "")'")
@@ -66,6 +84,14 @@ enum CommandLineTable {
                 if options[keyPath: part].cache != .none { options[keyPath: part].cache = .folder(folder) }
             },
         ]
+    }
+
+    /// A whole number from `least` to `most`.
+    static func count(_ text: String?, option: String, least: Int, most: Int) throws(UsageError) -> Int {
+        guard let text, let number = Int(text), number >= least, number <= most else {
+            throw UsageError(message: "'\(option)' needs a whole number from \(least) to \(most), not '\(text ?? "")'")
+        }
+        return number
     }
 
     /// A number of seconds greater than 0, as a duration.

@@ -12,6 +12,10 @@ package enum Coursebook {
     /// The command as a process of its own (the executable): it also answers signals and
     /// ends what it started (see `CommandLifetime`).
     package static func run(_ arguments: [String], console: Console) -> Int32 {
+        // The process a command reads Swift blocks in (see `SwiftReadingProcess`): not a
+        // command of its own, so none of a command's setup.
+        if arguments == [SwiftReadingProcess.command] { return SwiftReadingProcess.serve() }
+        SwiftReadingProcess.readWithThisProgram()
         CommandLifetime.begin()
         return main(arguments, console: console)
     }

@@ -4,7 +4,7 @@ import Foundation
 /// Reads `course.json`, strictly: every key known, every value of its type, so that a typo is
 /// an error at its line rather than a setting silently ignored.
 package enum CourseConfigReader {
-    private static let knownKeys = ["title", "language", "core", "description", "templates", "typography", "limitNotes", "diagrams"]
+    private static let knownKeys = ["title", "language", "core", "description", "templates", "typography", "limitNotes", "diagrams", "glossary"]
 
     package static func read(_ bytes: [UInt8], file: String) throws(CourseReadError) -> CourseConfig {
         let data = Data(bytes)
@@ -90,9 +90,11 @@ package enum CourseConfigReader {
         }
         var description: String?
         if fields["description"] != nil { description = try string("description") }
+        var glossary: String?
+        if fields["glossary"] != nil { glossary = try string("glossary") }
         return CourseConfig(title: title, language: language, core: core, description: description,
                             templates: templates, typography: typography, limitNotes: limitNotes,
-                            diagrams: diagrams)
+                            diagrams: diagrams, glossary: glossary)
     }
 
     /// The line where `"text"` appears in the file (the first time, or the given time), for

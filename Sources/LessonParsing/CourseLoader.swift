@@ -49,23 +49,22 @@ package enum CourseLoader {
         }
 
         let configDisplay = displayPath(display, "course.json")
-        guard let configData = FileManager.default.contents(atPath: absolute + "/course.json") else {
-            throw CourseReadError("no course.json: a course folder needs one (title, language; core when scenarios share code)", file: configDisplay)
-        }
-        let config = try CourseConfigReader.read(Array(configData), file: configDisplay)
+        let configData = try readConfig(folder: absolute, display: configDisplay)
+        let config = try CourseConfigReader.read(configData, file: configDisplay)
 
         var coreFiles: [CoreFile] = []
         var coreFindings: [Diagnostic] = []
         // Core files may lie beside the course, in its repository, but nowhere else.
         let trusted = Confinement.trustedRoot(ofCourse: absolute)
-        var listed: [String: String] = [:]
-        var occurrences: [String: Int] = [:]
+        // By bytes: two spellings of one name are two entries (see `ExactName`).
+        var listed: [ExactName: String] = [:]
+        var occurrences: [ExactName: Int] = [:]
         for relative in config.core {
             let path = URL(fileURLWithPath: relative, relativeTo: URL(fileURLWithPath: absolute + "/"))
                 .standardizedFileURL.path
             let shown = displayPath(display, relative)
-            occurrences[relative, default: 0] += 1
-            let line = CourseConfigReader.line(of: relative, in: configData, occurrence: occurrences[relative]!)
+            occurrences[ExactName(relative), default: 0] += 1
+            let line = CourseConfigReader.line(of: relative, in: Data(configData), occurrence: occurrences[ExactName(relative)]!)
             func refuse(_ why: String) -> CourseReadError {
                 CourseReadError("core file '\(relative)' \(why)", file: configDisplay, line: line)
             }
@@ -77,20 +76,22 @@ package enum CourseLoader {
             switch info.st_mode & S_IFMT {
             case S_IFREG: break
             case S_IFDIR: throw refuse("is a folder, not a Swift file (\(shown))")
-            default: throw refuse("is not a regular file but a device, pipe or socket (\(shown))")
+            default: throw refuse("is not a regular file but \(FileReadFailure.kind(ofMode: info.st_mode) ?? "something else") (\(shown))")
             }
             guard Confinement.isInside(real, trusted) else {
                 throw refuse("lies outside the course's repository (\(trusted)); a course reads only its own files")
             }
-            guard let bytes = readFile(atPath: real) else {
-                throw refuse("cannot be read (\(shown)): \(String(cString: strerror(errno)))")
+            let bytes: [UInt8]
+            switch readRegularFile(atPath: real) {
+            case .success(let read): bytes = read
+            case .failure(let failure): throw refuse("cannot be read (\(shown)): \(failure)")
             }
             // The same file twice (`X` and `./X`, or through a link) would be compiled twice,
             // and every scenario would fail with the compiler's redeclaration errors.
-            if let first = listed[real] {
+            if let first = listed[ExactName(real)] {
                 throw refuse("is listed twice: '\(first)' is the same file; list it once")
             }
-            listed[real] = relative
+            listed[ExactName(real)] = relative
             let name = URL(fileURLWithPath: path).lastPathComponent
             if let other = coreFiles.firstIndex(where: { $0.name == name }) {
                 throw refuse("has the same file name as '\(config.core[other])'; the compiler needs core files with different names")
@@ -103,7 +104,10 @@ package enum CourseLoader {
         let names: [String]
         do {
             let onDisk = try FileManager.default.contentsOfDirectory(atPath: absolute).filter(isLessonFileName)
-            names = Set(onDisk).union(unsaved.keys.filter(isLessonFileName))
+            // By bytes (see `ExactName`): a `Set` of strings would keep one of two names that
+            // Unicode takes for one, and lose a lesson without a word.
+            var seen = Set<ExactName>()
+            names = (onDisk + unsaved.keys.filter(isLessonFileName)).filter { seen.insert(ExactName($0)).inserted }
                 .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         } catch {
             throw CourseReadError("cannot list the course folder: \(error.localizedDescription)", file: display)
@@ -114,6 +118,18 @@ package enum CourseLoader {
         if let strange = names.first(where: Confinement.hasControlCharacter) {
             throw CourseReadError("a lesson file's name holds a control character (\(escapingControls(strange))); rename it",
                                   file: display)
+        }
+        // Two names that Swift's `==` takes for one (`01-café.md` with a composed and with a
+        // decomposed `é`, which git keeps as two files) would be one lesson to every table the
+        // tool keeps by name.
+        if let (first, second) = namesEqualUnderNormalization(names) {
+            throw CourseReadError(
+                "two lesson files have names that are equal under Unicode normalization, \(first) (\(spelledOut(first))) and \(second) (\(spelledOut(second))); Swift and most tools take them for one file: rename one",
+                file: display)
+        }
+        if let glossary = config.glossary, !names.contains(glossary) {
+            throw CourseReadError("'glossary' names '\(glossary)', which is not a lesson file of the course (lessons are named NN-slug.md)",
+                                  file: configDisplay, line: CourseConfigReader.line(of: "glossary", in: Data(configData)))
         }
         let courseReal = Confinement.resolved(absolute) ?? absolute
 
@@ -132,8 +148,13 @@ package enum CourseLoader {
             guard Confinement.isInside(real, courseReal) else {
                 return .failure(CourseReadError("the lesson is a symbolic link to a file outside the course folder (\(real))", file: shown))
             }
-            guard let bytes = unsaved[name] ?? readFile(atPath: real) else {
-                return .failure(CourseReadError("cannot read the lesson file (it must be a plain file)", file: shown))
+            let bytes: [UInt8]
+            switch unsaved[name].map({ .success($0) }) ?? readRegularFile(atPath: real) {
+            case .success(let read): bytes = read
+            case .failure(.notRegular(let kind)):
+                return .failure(CourseReadError("the lesson is not a regular file but \(kind); a lesson is a plain Markdown file", file: shown))
+            case .failure(let failure):
+                return .failure(CourseReadError("cannot read the lesson file: \(failure)", file: shown))
             }
             let text: String
             do throws(CourseReadError) {
@@ -165,6 +186,22 @@ package enum CourseLoader {
             course: Course(folder: display, folderPath: absolute, config: config, coreFiles: coreFiles,
                            lessons: lessons, linkedFiles: links.files, doccImages: links.doccImages),
             documents: documents, diagnostics: coreFindings + diagnostics + links.diagnostics)
+    }
+
+    /// The bytes of the course's `course.json` (`folder` absolute, `display` as messages name
+    /// the file): missing, not a regular file (a pipe is never opened, so it cannot hold the
+    /// command) and unreadable are three different messages.
+    package static func readConfig(folder: String, display: String) throws(CourseReadError) -> [UInt8] {
+        switch readRegularFile(atPath: folder + "/course.json") {
+        case .success(let bytes):
+            return bytes
+        case .failure(.missing):
+            throw CourseReadError("no course.json: a course folder needs one (title, language; core when scenarios share code)", file: display)
+        case .failure(.notRegular(let kind)):
+            throw CourseReadError("course.json is not a regular file but \(kind); it must be a plain JSON file", file: display)
+        case .failure(let failure):
+            throw CourseReadError("cannot read course.json: \(failure)", file: display)
+        }
     }
 
     /// `NN-slug.md`: digits, a dash, a name, `.md`.

@@ -34,11 +34,81 @@ package enum LessonMarkdown {
             }
             return cmark_parser_finish(parser)!
         }
+        if typography == .smart { typeset(root) }
         return LessonDocument(root: root, lessonPages: lessonPages)
     }
 
+    /// cmark-gfm's own smart option pairs quotes across a paragraph, so that an apostrophe
+    /// after a code span (`` `body`'si ``) could open a quote that a later `Linux'ta` closes:
+    /// coursebook typesets the prose itself (`SmartTypography`), each quote by its neighbours.
     static func parseOptions(_ typography: Typography) -> Int32 {
-        CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | (typography == .smart ? CMARK_OPT_SMART : 0)
+        CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES
+    }
+
+    /// Typesets every paragraph, heading and table cell of the tree: its text nodes, seen with
+    /// the code spans, breaks and autolinks between them. One walk; code is never touched.
+    private static func typeset(_ root: OpaquePointer) {
+        var texts: [OpaquePointer] = []
+        var pieces: [SmartTypography.Piece] = []
+        var autolink: OpaquePointer?
+        func flush() {
+            guard !texts.isEmpty else { pieces.removeAll(); return }
+            let typeset = SmartTypography.typeset(pieces)
+            for (node, text) in zip(texts, typeset) where text != literalText(node) {
+                cmark_node_set_literal(node, text)
+            }
+            texts.removeAll()
+            pieces.removeAll()
+        }
+        walkTree(root) { node, kind, entering in
+            if let link = autolink {
+                if node == link, !entering { autolink = nil }
+                return
+            }
+            switch kind {
+            case .text:
+                texts.append(node)
+                pieces.append(.text(literalText(node)))
+            case .code, .footnoteReference:
+                if entering { pieces.append(.word) }
+            case .softBreak, .lineBreak:
+                pieces.append(.space)
+            case .htmlInline:
+                if literalText(node).lowercased().hasPrefix("<br") { pieces.append(.space) }
+            case .link where entering && isAutolink(node):
+                // A web address is shown as written.
+                autolink = node
+                pieces.append(.word)
+            case .emphasis, .strong, .link, .image, .strikethrough, .other:
+                break
+            default:
+                flush()
+            }
+        }
+        flush()
+    }
+
+    /// A link whose text is its address (`<https://...>`, or a bare `www.` that GitHub links).
+    private static func isAutolink(_ link: OpaquePointer) -> Bool {
+        guard let child = cmark_node_first_child(link), cmark_node_next(child) == nil,
+              MarkdownNodeKind(child) == .text, let url = cmark_node_get_url(link) else { return false }
+        let text = literalText(child), address = String(cString: url)
+        return address == text || address == "http://" + text || address == "mailto:" + text
+    }
+
+    private static func literalText(_ node: OpaquePointer) -> String {
+        cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+    }
+
+    private static func walkTree(_ root: OpaquePointer, _ visit: (OpaquePointer, MarkdownNodeKind, _ entering: Bool) -> Void) {
+        let iterator = cmark_iter_new(root)
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard let node = cmark_iter_get_node(iterator), node != root else { continue }
+            visit(node, MarkdownNodeKind(node), event == CMARK_EVENT_ENTER)
+        }
     }
 
     /// cmark-gfm keeps process-wide tables that `cmark_parser_finish` edits for the

@@ -1,3 +1,4 @@
+import CourseFiles
 import CourseModel
 import Foundation
 
@@ -24,6 +25,8 @@ package enum LinkCheck {
         case file(String)
         case missing
         case folder
+        /// A named pipe, a device or a socket: never opened, never carried.
+        case special(kind: String)
         case outside
         case hidden
     }
@@ -35,8 +38,9 @@ package enum LinkCheck {
     package static func check(_ lessons: [Lesson], folder: String, displayFolder: String,
                               lessonFiles: Set<String>) -> Findings {
         var findings = Findings()
-        var known: [String: Found] = [:]
-        var listed: Set<String> = []
+        // By bytes: two spellings of one name (see `ExactName`) are two files on disk.
+        var known: [ExactName: Found] = [:]
+        var listed: Set<ExactName> = []
         let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
         let docLinks = DocLinks(lessons)
         // Walked only when a lesson names an image the DocC way.
@@ -73,8 +77,8 @@ package enum LinkCheck {
                         findings.diagnostics.append(outside(what, shown, here))
                         continue
                     }
-                    let found = known[inside] ?? classify(inside, folder: folder, root: root, lessonFiles: lessonFiles)
-                    known[inside] = found
+                    let found = known[ExactName(inside)] ?? classify(inside, folder: folder, root: root, lessonFiles: lessonFiles)
+                    known[ExactName(inside)] = found
                     if link.isImage, found == .missing, DocCImage.isName(inside) {
                         // `![](remainderInteger)`: DocC's name of an image somewhere in the course.
                         if imagesSeen[inside] == nil {
@@ -85,7 +89,7 @@ package enum LinkCheck {
                         }
                         if let (image, ambiguous) = imagesSeen[inside]! {
                             findings.doccImages[inside] = image
-                            for variant in image.variants where listed.insert(variant.path).inserted {
+                            for variant in image.variants where listed.insert(ExactName(variant.path)).inserted {
                                 findings.files.append(variant.path)
                             }
                             for files in ambiguous {
@@ -106,7 +110,7 @@ package enum LinkCheck {
                     case .lesson:
                         break
                     case .file(let file):
-                        if listed.insert(file).inserted { findings.files.append(file) }
+                        if listed.insert(ExactName(file)).inserted { findings.files.append(file) }
                     case .missing:
                         findings.diagnostics.append(.warning(
                             .linkTargetMissing,
@@ -116,6 +120,11 @@ package enum LinkCheck {
                         findings.diagnostics.append(.warning(
                             .linkTargetMissing,
                             "\(what) '\(shown)' points at a folder; the site carries files only, so link a file in it",
+                            at: here))
+                    case .special(let kind):
+                        findings.diagnostics.append(.warning(
+                            .linkTargetMissing,
+                            "\(what) '\(shown)' points at \(kind), not a regular file; the site carries regular files only, and coursebook does not open it",
                             at: here))
                     case .outside:
                         findings.diagnostics.append(outside(what, shown, here))
@@ -201,6 +210,9 @@ package enum LinkCheck {
         // A symbolic link may lead out of the course: the site publishes only what lies inside.
         let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         guard real.hasPrefix(root + "/") else { return .outside }
-        return isFolder.boolValue ? .folder : .file(inside)
+        if isFolder.boolValue { return .folder }
+        var info = stat()
+        if stat(path, &info) == 0, let kind = FileReadFailure.kind(ofMode: info.st_mode) { return .special(kind: kind) }
+        return .file(inside)
     }
 }

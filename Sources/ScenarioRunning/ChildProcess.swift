@@ -17,6 +17,13 @@ package protocol ChildWatcher {
     var deadline: ContinuousClock.Instant? { get }
     /// The deadline passed and the child is being killed.
     mutating func deadlinePassed()
+    /// The launcher stopped the program at a limit (`memory`, `processes`, `files`,
+    /// `space /tmp`, see `coursebook-launcher`).
+    mutating func launcherStopped(atLimit name: String)
+}
+
+extension ChildWatcher {
+    package mutating func launcherStopped(atLimit name: String) {}
 }
 
 /// Collects both streams whole, with an optional time limit.
@@ -25,6 +32,8 @@ package struct CollectingWatcher: ChildWatcher {
     package var standardError: [UInt8] = []
     package var deadline: ContinuousClock.Instant?
     package var timedOut = false
+    /// The limit at which a launcher stopped the program, if it did.
+    package var limit: String?
 
     package init(timeLimit: Duration? = nil) {
         deadline = timeLimit.map { ContinuousClock.now + $0 }
@@ -40,6 +49,8 @@ package struct CollectingWatcher: ChildWatcher {
     }
 
     package mutating func deadlinePassed() { timedOut = true }
+
+    package mutating func launcherStopped(atLimit name: String) { limit = name }
 }
 
 /// A program to start: its path, arguments, environment and working directory.
@@ -53,18 +64,29 @@ package struct ChildProcess: Sendable {
     package var inheritsEnvironment = true
     package var workingDirectory: String?
     /// Whether the child reports how its program ended on descriptor 3 (`coursebook-launcher`:
-    /// `e<status>` or `s<signal>`), which then wins over the child's own ending.
+    /// `e<status>`, `s<signal>`, or `l<limit>`), which then wins over the child's own ending.
     package var reportsEnding = false
+    /// A file the child reads as its standard input; nil for /dev/null.
+    package var standardInput: String?
+    /// Files the child gets open for reading, from descriptor 4 up in this order (bubblewrap
+    /// copies a program into the sandbox from one): opened by this process, so that the child
+    /// needs no right to their folders.
+    package var passedFiles: [String] = []
 
     package init(executable: String, arguments: [String], environment: [String: String] = [:],
-                 inheritsEnvironment: Bool = true, workingDirectory: String? = nil, reportsEnding: Bool = false) {
+                 inheritsEnvironment: Bool = true, workingDirectory: String? = nil, reportsEnding: Bool = false,
+                 passedFiles: [String] = []) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
         self.inheritsEnvironment = inheritsEnvironment
         self.workingDirectory = workingDirectory
         self.reportsEnding = reportsEnding
+        self.passedFiles = passedFiles
     }
+
+    /// The descriptor of the first of `passedFiles` in the child.
+    package static let firstPassedDescriptor: Int32 = 4
 
     /// The descriptor on which a launcher reports the ending.
     package static let endingDescriptor: Int32 = 3
@@ -103,15 +125,35 @@ package struct ChildProcess: Sendable {
             throw LaunchError(executable: executable, code: errno)
         }
 
+        // Close-on-exec here too; the child gets its own copies below. Above the descriptors the
+        // child is given, so that no copy overwrites one not yet copied.
+        let passed = passedFiles.map { path -> Int32 in
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            guard opened >= 0, opened < 16 else { return opened }
+            defer { close(opened) }
+            return fcntl(opened, F_DUPFD_CLOEXEC, 16)
+        }
+        defer { for descriptor in passed where descriptor >= 0 { close(descriptor) } }
+        if let missing = passed.firstIndex(of: -1) {
+            let code = errno
+            close(outputPipe[0]); close(outputPipe[1]); close(errorPipe[0]); close(errorPipe[1])
+            if reportsEnding { close(endingPipe[0]); close(endingPipe[1]) }
+            throw LaunchError(executable: passedFiles[missing], code: code)
+        }
+
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
         if reportsEnding { posix_spawn_file_actions_adddup2(&actions, endingPipe[1], Self.endingDescriptor) }
+        for (offset, descriptor) in passed.enumerated() {
+            posix_spawn_file_actions_adddup2(&actions, descriptor, Self.firstPassedDescriptor + Int32(offset))
+        }
         // Nothing else this process holds (or inherited from whoever started it) reaches the child.
-        coursebook_spawn_add_closefrom(&actions, reportsEnding ? Self.endingDescriptor + 1 : 3)
+        coursebook_spawn_add_closefrom(&actions, passed.isEmpty ? (reportsEnding ? Self.endingDescriptor + 1 : 3)
+                                                                : Self.firstPassedDescriptor + Int32(passed.count))
         if let workingDirectory {
             coursebook_spawn_add_chdir(&actions, workingDirectory)
         }
@@ -170,14 +212,27 @@ package struct ChildProcess: Sendable {
         ProcessControl.endOrphans()
         if reportsEnding {
             defer { close(endingPipe[0]) }
-            if let reported = Self.readEnding(endingPipe[0]) { return reported }
+            switch Self.readEnding(endingPipe[0]) {
+            case .ended(let reported): return reported
+            case .limit(let name):
+                watcher.launcherStopped(atLimit: name)
+                return .signaled(SIGKILL)
+            case nil: break
+            }
         }
         let signal = waitStatus & 0x7f
         return signal == 0 ? .exited((waitStatus >> 8) & 0xff) : .signaled(signal)
     }
 
-    /// What a launcher wrote on the ending descriptor, once every writer is gone: `e0`, `s4`.
-    private static func readEnding(_ descriptor: Int32) -> Termination? {
+    /// What a launcher reported: how the program ended, or the limit at which it stopped it.
+    enum Ending: Equatable {
+        case ended(Termination)
+        case limit(String)
+    }
+
+    /// What a launcher wrote on the ending descriptor, once every writer is gone: `e0`, `s4`,
+    /// `lmemory`.
+    private static func readEnding(_ descriptor: Int32) -> Ending? {
         var bytes = [UInt8](repeating: 0, count: 32)
         var count = 0
         while count < bytes.count {
@@ -185,10 +240,11 @@ package struct ChildProcess: Sendable {
             if read > 0 { count += read } else if read < 0, errno == EINTR { continue } else { break }
         }
         let text = String(decoding: bytes[..<count], as: UTF8.self)
+        if text.first == "l", text.count > 1 { return .limit(String(text.dropFirst())) }
         guard let kind = text.first, let number = Int32(text.dropFirst()) else { return nil }
         switch kind {
-        case "e": return .exited(number)
-        case "s": return .signaled(number)
+        case "e": return .ended(.exited(number))
+        case "s": return .ended(.signaled(number))
         default: return nil
         }
     }

@@ -18,6 +18,9 @@ package enum ScenarioProgram {
     /// The scenarios a batch runs, named in this variable (the program's arguments stay its
     /// own name alone, as a program of one scenario has).
     package static let scenariosVariable = "COURSEBOOK_SCENARIOS"
+    /// Set for a batch program in the sandbox, where it empties `/tmp` and `/dev/shm` between
+    /// scenarios and asks the launcher after each whether it reached a limit.
+    package static let sandboxedVariable = "COURSEBOOK_SANDBOXED"
 
     /// How a program of one scenario unbuffers its standard output when coreutils' stdbuf
     /// library is missing (see `unbufferedOutput`).
@@ -79,9 +82,11 @@ package enum ScenarioProgram {
         @_silgen_name("syscall")
         func __coursebookSyscall(_ number: Int, _ a: UInt, _ b: UInt, _ c: UInt) -> Int
 
-        /// In the sandbox this program is the process 1 of its PID namespace: it ends every
-        /// process a scenario leaves behind, and it empties the private /tmp between scenarios.
-        var __coursebookIsInit = false
+        /// In the sandbox, where only the launcher (process 1), this program and the scenario's
+        /// processes live: it ends every process a scenario leaves behind, it empties the private
+        /// /tmp and /dev/shm between scenarios, and it asks the launcher whether the scenario
+        /// reached a limit (on descriptors 3 and 4, which no scenario's process holds).
+        var __coursebookSandboxed = false
 
         /// Forks the process of scenario `index`. In it (`isChild`), standard output and error
         /// are pipes to this program and no other descriptor is open; here, their read ends.
@@ -102,11 +107,14 @@ package enum ScenarioProgram {
                 // A group of its own, which its leftovers share; gone with this program.
                 setpgid(0, 0)
                 _ = __coursebookPrctl(1 /* PR_SET_PDEATHSIG */, UInt(SIGKILL), 0, 0, 0)
+                // Dumpable, as a program of its own is (this program is not): the launcher
+                // watches it through /proc.
+                _ = __coursebookPrctl(4 /* PR_SET_DUMPABLE */, 1, 0, 0, 0)
                 // A working folder of its own, empty, as a program of its own gets: in the
                 // sandbox the same folder as a program of its own, outside a new one.
-                let folder = __coursebookIsInit ? "\(Sandbox.workingFolder)" : "scenario-\\(index)"
+                let folder = __coursebookSandboxed ? "\(Sandbox.workingFolder)" : "scenario-\\(index)"
                 // (The sandbox made it for the first scenario; the others find it gone.)
-                guard mkdir(folder, 0o700) == 0 || (__coursebookIsInit && errno == EEXIST),
+                guard mkdir(folder, 0o700) == 0 || (__coursebookSandboxed && errno == EEXIST),
                       chdir(folder) == 0 else { exit(74) }
                 return (true, 0, -1, -1)
             }
@@ -157,15 +165,19 @@ package enum ScenarioProgram {
         }
 
         /// Ends whatever the scenario's process left running, as the end of a program of its own
-        /// would: in the sandbox every other process of the namespace, and the private /tmp is
-        /// emptied; outside, its group and the descendants that left it (this program is their
-        /// subreaper).
+        /// would: in the sandbox, once the launcher has looked at what the scenario holds, every
+        /// other process of the namespace but the launcher (the launcher stops this program
+        /// instead when the scenario is at a limit), and the private /tmp and /dev/shm are emptied;
+        /// outside, its group and the descendants that left it (this program is their subreaper).
         func __coursebookEndLeftovers(_ pid: pid_t) {
-            if __coursebookIsInit {
+            if __coursebookSandboxed {
+                var answer: UInt8 = 0
+                guard write(3, "?", 1) == 1, read(4, &answer, 1) == 1 else { exit(75) }
                 kill(-1, SIGKILL)
                 var status: Int32 = 0
                 while waitpid(-1, &status, 0) > 0 || errno == EINTR {}
                 __coursebookEmpty("/tmp")
+                __coursebookEmpty("/dev/shm")
                 return
             }
             kill(-pid, SIGKILL)
@@ -184,7 +196,7 @@ package enum ScenarioProgram {
             var open = [(child.output, "O"), (child.errors, "E")]
             var buffer = [UInt8](repeating: 0, count: 65536)
             var status: Int32 = 0
-            var ended = false
+            var ended = false, leftoversEnded = false
             while !open.isEmpty {
                 var descriptors = open.map { pollfd(fd: $0.0, events: Int16(POLLIN), revents: 0) }
                 // Until the process ends, a look at it every 50 ms; after, what is left in the
@@ -194,8 +206,16 @@ package enum ScenarioProgram {
                     if errno == EINTR { continue }
                     exit(73)
                 }
-                if !ended, waitpid(child.pid, &status, WNOHANG) == child.pid {
-                    ended = true
+                // The scenario's orphans come to this program (their subreaper): waited for as
+                // they end, as the system's init waits for a program's orphans.
+                var reaped: Int32 = 0
+                while !ended {
+                    let found = waitpid(-1, &reaped, WNOHANG)
+                    if found <= 0 { break }
+                    if found == child.pid { status = reaped; ended = true }
+                }
+                if ended, !leftoversEnded {
+                    leftoversEnded = true
                     __coursebookEndLeftovers(child.pid)
                 } else if ended, ready == 0 {
                     break
@@ -215,8 +235,8 @@ package enum ScenarioProgram {
             for (descriptor, _) in open { close(descriptor) }
             if !ended {
                 while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
-                __coursebookEndLeftovers(child.pid)
             }
+            if !leftoversEnded { __coursebookEndLeftovers(child.pid) }
             let signal = status & 0x7f
             let ending = signal == 0 ? "e\\((status >> 8) & 0xff)" : "s\\(signal)"
             Array(ending.utf8).withUnsafeBytes { __coursebookFrame("X", index, $0) }
@@ -226,13 +246,14 @@ package enum ScenarioProgram {
         /// program's descriptors or memory through /proc (its frames cannot be forged); it dies
         /// with the checker; outside the sandbox, what a scenario leaves running comes back to it.
         \(entry("begin"))func __coursebookBegin() -> [Int] {
-            __coursebookIsInit = getpid() == 1
+            __coursebookSandboxed = getenv("\(sandboxedVariable)") != nil
             let scenarios = (getenv("\(scenariosVariable)").map { String(cString: $0) } ?? "")
                 .split(separator: " ").compactMap { Int($0) }
             unsetenv("\(scenariosVariable)")
+            unsetenv("\(sandboxedVariable)")
             _ = __coursebookPrctl(4 /* PR_SET_DUMPABLE */, 0, 0, 0, 0)
             _ = __coursebookPrctl(1 /* PR_SET_PDEATHSIG */, UInt(SIGKILL), 0, 0, 0)
-            if !__coursebookIsInit { _ = __coursebookPrctl(36 /* PR_SET_CHILD_SUBREAPER */, 1, 0, 0, 0) }
+            _ = __coursebookPrctl(36 /* PR_SET_CHILD_SUBREAPER */, 1, 0, 0, 0)
             return scenarios
         }
 

@@ -58,9 +58,11 @@ package struct ScenarioRunner: Sendable {
             // Nothing runs, and nothing is taken from the cache: the caller stops here.
             return RunStart(sources: sources, placement: placement, keys: [], cached: [], aheadOfShapes: nil)
         }
+        let runner = confined(placement)
         let looked = sources.concurrentMap { source -> (key: String, output: String?) in
             let key = ResultCache.key(toolVersion: ToolBuild.keyVersion(CoursebookVersion.current), compilerVersion: compiler.version,
-                                      coreDigest: coreDigest, placement: placement.keyPart, source: source)
+                                      coreDigest: coreDigest, placement: placement.keyPart + " " + settings.limits.keyPart
+                                        + " output \(settings.outputCap)", source: source)
             return (key, cache?.lookup(key))
         }
         var ahead: BatchAhead?
@@ -71,9 +73,9 @@ package struct ScenarioRunner: Sendable {
                 // One scenario to compile (an author's edit) is a program of its own whatever its
                 // shape; only `@main` changes how it is compiled.
                 let hasMainAttribute = sources[pending[0]].code.contains("@main")
-                ahead = BatchAhead(runner: self, alone: pending[0], hasMainAttribute: hasMainAttribute, sources: sources)
+                ahead = BatchAhead(runner: runner, alone: pending[0], hasMainAttribute: hasMainAttribute, sources: sources)
             } else if guessed.count > 1 {
-                ahead = BatchAhead(runner: self, indices: guessed, sources: sources)
+                ahead = BatchAhead(runner: runner, indices: guessed, sources: sources)
             }
         }
         return RunStart(sources: sources, placement: placement, keys: looked.map(\.key), cached: looked.map(\.output),
@@ -117,7 +119,8 @@ package struct ScenarioRunner: Sendable {
             _ = guessed.compiled.wait()
             ahead = nil
         }
-        let session = RunSession(runner: self, jobs: jobs, placement: started.placement, batchAhead: ahead)
+        let session = RunSession(runner: confined(started.placement), jobs: jobs, placement: started.placement,
+                                 batchAhead: ahead)
         defer {
             session.removeWorkspace()
             started.aheadOfShapes?.removeWorkspace()
@@ -147,6 +150,14 @@ package struct ScenarioRunner: Sendable {
                          diagnostics: diagnostics, sandbox: use, cacheRefusals: cache?.store.refusals ?? 0,
                          durations: durations, batchAhead: started.aheadOfShapes == nil ? .none
                             : (ahead == nil ? .dropped : .used))
+    }
+
+    /// This runner with its compiler confined as `placement` says: in a sandbox of its own
+    /// when scenarios run in one, under the compiler's memory limit either way.
+    func confined(_ placement: Sandbox.Placement) -> ScenarioRunner {
+        var copy = self
+        copy.compiler.confinement = CompilerConfinement(placement: placement, limits: settings.limits)
+        return copy
     }
 
     /// Compiles a batch: one frontend job per file, one more at a time than there are cores,
@@ -473,11 +484,12 @@ private final class RunSession: Sendable {
     private func executeShare(program: String, indices: [Int], in folder: String) {
         var remaining = indices
         while !remaining.isEmpty {
-            var watcher = ScenarioWatcher(timeLimit: runner.settings.timeLimit, outputCap: runner.settings.outputCap)
+            var watcher = ScenarioWatcher(timeLimit: runner.settings.timeLimit, outputCap: runner.settings.outputCap,
+                                          limits: limitsApplied)
             let termination: Termination
             let scenarios = [ScenarioProgram.scenariosVariable: remaining.map(String.init).joined(separator: " ")]
             do {
-                termination = try process(program, in: folder, asInit: true, adding: scenarios).run(watching: &watcher)
+                termination = try process(program, in: folder, batch: true, adding: scenarios).run(watching: &watcher)
             } catch {
                 record(remaining, .crashed(.exited(127), output: "", standardError: error.description))
                 return
@@ -563,9 +575,9 @@ private final class RunSession: Sendable {
             return
         }
         var watcher = ScenarioWatcher(single: index, timeLimit: runner.settings.timeLimit,
-                                      outputCap: runner.settings.outputCap)
+                                      outputCap: runner.settings.outputCap, limits: limitsApplied)
         do {
-            let termination = try process(program, in: folder, asInit: false).run(watching: &watcher)
+            let termination = try process(program, in: folder, batch: false).run(watching: &watcher)
             for (outcomeIndex, outcome) in watcher.outcomes(after: termination) {
                 record([outcomeIndex], outcome)
             }
@@ -577,28 +589,39 @@ private final class RunSession: Sendable {
 
     // MARK: Shared steps
 
-    /// How a scenario program starts: in the sandbox (a batch program as the process 1 of its
-    /// namespace, a program of one scenario under `coursebook-launcher`), or plainly in an empty
-    /// folder of its own (a program of one scenario still under the launcher, which ends it with
-    /// this process and reports its ending). Batched or alone, it gets the same environment
-    /// (`ScenarioEnvironment`) and nothing of the caller's.
-    private func process(_ program: String, in folder: String, asInit: Bool,
+    /// How a scenario program starts: under `coursebook-launcher`, which holds it to the run's
+    /// limits, ends what it leaves and reports how it ended; in the sandbox, where the launcher
+    /// is the process 1 of its namespace and watches it, or plainly in an empty folder of its own
+    /// (the kernel's limits of each process alone). Batched or alone, it gets the same
+    /// environment (`ScenarioEnvironment`) and nothing of the caller's; a batch program in the
+    /// sandbox is told so (`ScenarioProgram.sandboxedVariable`), and unsets it before any
+    /// scenario runs.
+    private func process(_ program: String, in folder: String, batch: Bool,
                          adding extra: [String: String] = [:]) -> ChildProcess {
+        let limits = runner.settings.limits
         switch placement {
         case .sandboxed(let sandbox):
-            let environment = ScenarioEnvironment.variables(home: Sandbox.workingFolder).merging(extra) { $1 }
-            return sandbox.process(program: program, environment: environment, launched: !asInit)
+            var environment = ScenarioEnvironment.variables(home: Sandbox.workingFolder).merging(extra) { $1 }
+            if batch { environment[ScenarioProgram.sandboxedVariable] = "1" }
+            return sandbox.process(program: program, environment: environment, limits: limits, batch: batch)
         case .plain, .refused:
             let working = emptyFolder(in: folder)
             let environment = ScenarioEnvironment.variables(home: working).merging(extra) { $1 }
-            if !asInit, let launcher = Launcher.path {
-                return ChildProcess(executable: launcher, arguments: [String(ChildProcess.endingDescriptor), program],
+            if let launcher = Launcher.path {
+                return ChildProcess(executable: launcher,
+                                    arguments: Sandbox.launcherLimits(limits, inSandbox: false)
+                                        + [String(ChildProcess.endingDescriptor), program],
                                     environment: environment, inheritsEnvironment: false, workingDirectory: working,
                                     reportsEnding: true)
             }
             return ChildProcess(executable: program, arguments: [], environment: environment,
                                 inheritsEnvironment: false, workingDirectory: working)
         }
+    }
+
+    /// The limits programs run under: none without the launcher, which sets them.
+    private var limitsApplied: ScenarioLimits? {
+        placement.sandbox != nil || Launcher.path != nil ? runner.settings.limits : nil
     }
 
     /// A new empty folder for a program to run in: a scenario that lists or writes files in its

@@ -8,10 +8,16 @@ import CourseModel
 /// scenario has no frames: its whole output is that scenario's, and it begins when the program
 /// starts.
 struct ScenarioWatcher: ChildWatcher {
-    enum Stop: Equatable { case timedOut, outputCapped }
+    enum Stop: Equatable {
+        case timedOut, outputCapped
+        /// The launcher stopped the program at a limit.
+        case limit(ScenarioLimit)
+    }
 
     let timeLimit: Duration
     let outputCap: Int
+    /// The limits the program runs under, or nil when it runs under none (no launcher).
+    let limits: ScenarioLimits?
     private let isSingle: Bool
     private var frames = FrameStream()
     private var outputs: [Int: [UInt8]] = [:]
@@ -33,16 +39,18 @@ struct ScenarioWatcher: ChildWatcher {
     private(set) var stop: Stop?
 
     /// A watcher for a batch program.
-    init(timeLimit: Duration, outputCap: Int) {
+    init(timeLimit: Duration, outputCap: Int, limits: ScenarioLimits? = nil) {
         self.timeLimit = timeLimit
         self.outputCap = outputCap
+        self.limits = limits
         isSingle = false
     }
 
     /// A watcher for a program of one scenario, which begins now.
-    init(single index: Int, timeLimit: Duration, outputCap: Int) {
+    init(single index: Int, timeLimit: Duration, outputCap: Int, limits: ScenarioLimits? = nil) {
         self.timeLimit = timeLimit
         self.outputCap = outputCap
+        self.limits = limits
         isSingle = true
         current = (index, ContinuousClock.now)
     }
@@ -50,6 +58,19 @@ struct ScenarioWatcher: ChildWatcher {
     var deadline: ContinuousClock.Instant? { (current?.start ?? quietSince) + timeLimit }
 
     mutating func deadlinePassed() { stop = .timedOut }
+
+    mutating func launcherStopped(atLimit name: String) {
+        guard let limits, stop == nil else { return }
+        switch name {
+        case "memory": stop = .limit(.memory(bytes: limits.memory))
+        case "processes": stop = .limit(.processes(count: limits.processes))
+        case "files": stop = .limit(.openFiles(count: limits.openFiles))
+        default:
+            if name.hasPrefix("space ") {
+                stop = .limit(.temporarySpace(folder: String(name.dropFirst(6)), bytes: limits.temporarySpace))
+            }
+        }
+    }
 
     mutating func received(_ bytes: ArraySlice<UInt8>, from stream: ChildStream,
                            at time: ContinuousClock.Instant) -> Bool {
@@ -126,7 +147,7 @@ struct ScenarioWatcher: ChildWatcher {
             let ending = endings[index] ?? .exited(0)
             outcomes[index] = ending.isSuccess
                 ? .completed(output: output, standardError: standardError, fromCache: false)
-                : .crashed(ending, output: output, standardError: standardError)
+                : crashed(ending, output: output, standardError: standardError)
         }
         guard let current else { return outcomes }
         let printed = text(Array((outputs[current.index] ?? []).prefix(outputCap)))
@@ -136,16 +157,32 @@ struct ScenarioWatcher: ChildWatcher {
             outcomes[current.index] = .timedOut(limit: timeLimit, output: printed, standardError: standardError)
         case .outputCapped:
             outcomes[current.index] = .outputCapped(cap: outputCap, output: printed, standardError: standardError)
+        case .limit(let limit):
+            outcomes[current.index] = .limitReached(limit, output: printed, standardError: standardError)
         case nil:
             if isSingle && termination.isSuccess {
                 outcomes[current.index] = .completed(output: printed, standardError: standardError, fromCache: false)
             } else {
                 let how = garbled ? Termination.exited(-1) : termination
-                outcomes[current.index] = .crashed(how, output: printed, standardError: standardError)
+                outcomes[current.index] = crashed(how, output: printed, standardError: standardError)
             }
         }
         return outcomes
     }
+
+    /// A scenario that did not end well: crashed, or (a signal after the Swift runtime's own
+    /// "failed to allocate" message) out of memory under its limit, which the kernel holds each
+    /// process to without telling anyone.
+    private func crashed(_ ending: Termination, output: String, standardError: String) -> ScenarioOutcome {
+        if let limits, case .signaled = ending, standardError.contains(Self.allocationFailure) {
+            return .limitReached(.memory(bytes: limits.memory), output: output, standardError: standardError)
+        }
+        return .crashed(ending, output: output, standardError: standardError)
+    }
+
+    /// What the Swift runtime prints when an allocation fails ("Fatal error: failed to allocate
+    /// 1073741856 bytes of memory with alignment 8").
+    static let allocationFailure = "Fatal error: failed to allocate "
 
     /// How long each scenario of this run ran; one still under way (stopped, or a program of
     /// one scenario) until now.

@@ -15,6 +15,9 @@ package struct SwiftCompiler: Sendable {
     package var plans: CompilePlanStore?
     /// What identifies this compiler in the plans: its paths, sizes and modification times.
     package var stamp: String
+    /// How its commands run: in a sandbox of their own and under a memory limit (see
+    /// `CompilerConfinement`); nil: plainly, with no limit but the time.
+    package var confinement: CompilerConfinement?
 
     package init(executable: String, version: String, runtimeFolder: String? = nil,
                  plans: CompilePlanStore? = nil, stamp: String = "") {
@@ -91,7 +94,7 @@ package struct SwiftCompiler: Sendable {
     package func compile(sources: [String], objects: [String] = [], output: String, workingDirectory: String,
                          jobs: Int, parseAsLibrary: Bool = false, timeLimit: Duration? = nil) -> CompileResult {
         var arguments = ["-module-name", ScenarioProgram.moduleName, "-Onone", "-suppress-warnings",
-                         "-diagnostic-style=llvm", "-j\(max(jobs, 1))", "-o", output]
+                         "-diagnostic-style=llvm", "-j\(max(jobs, 1))", "-o", output] + moduleCacheArguments
         if parseAsLibrary { arguments.append("-parse-as-library") }
         arguments += sources + objects
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
@@ -99,16 +102,32 @@ package struct SwiftCompiler: Sendable {
                                             jobs: max(jobs, 1), deadline: deadline, plans: plans) {
             return result(replayed, timeLimit: timeLimit)
         }
-        var watcher = CollectingWatcher(timeLimit: deadline.map { max($0 - ContinuousClock.now, .zero) })
-        let termination: Termination
-        do {
-            termination = try ChildProcess(executable: executable, arguments: arguments,
-                                           workingDirectory: workingDirectory).run(watching: &watcher)
-        } catch {
-            return CompileResult(termination: .exited(127), diagnostics: [], transcript: error.description)
+        // The driver runs its frontend jobs in its own sandbox: together they may use the memory
+        // that as many jobs of a replay may.
+        guard let ran = run([executable] + arguments, in: workingDirectory, until: deadline, jobs: max(jobs, 1)) else {
+            return CompileResult(termination: .exited(127), diagnostics: [], transcript: "cannot start \(executable)")
         }
-        return result(Ran(termination: termination, standardOutput: watcher.standardOutput,
-                          standardError: watcher.standardError, timedOut: watcher.timedOut), timeLimit: timeLimit)
+        return result(ran, timeLimit: timeLimit)
+    }
+
+    /// `-module-cache-path`: a module cache of coursebook's own beside the plans, the one folder
+    /// besides a scenario's that a sandboxed compiler may write (its own home is out of sight).
+    private var moduleCacheArguments: [String] {
+        moduleCache.map { ["-module-cache-path", $0] } ?? []
+    }
+
+    /// The module cache folder, made when missing; nil without a place for it.
+    var moduleCache: String? {
+        guard let folder = plans?.objectFolder else { return nil }
+        let cache = folder + "/module-cache"
+        return mkdir(cache, 0o755) == 0 || errno == EEXIST ? cache : nil
+    }
+
+    /// The toolchain's folder (`usr` above `bin/swiftc`, links resolved; the compiler's own
+    /// folder when it is not called `bin`), which a sandboxed compiler sees read-only.
+    var toolchainFolder: String {
+        let folder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        return folder.lastPathComponent == "bin" ? folder.deletingLastPathComponent().path : folder.path
     }
 
     /// `source`, a library of the tool's own (module `module`), compiled optimized into an
@@ -126,8 +145,9 @@ package struct SwiftCompiler: Sendable {
             let scratch = String(cString: scratchTemplate)
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             guard (try? writeAtomically(Array(source.utf8), to: scratch + "/\(module).swift", keepingPermissions: false)) != nil,
-                  let made = Self.run([executable, "-parse-as-library", "-module-name", module, "-O", "-suppress-warnings",
-                                       "-c", "\(module).swift", "-o", "\(module).o"], in: scratch, until: ContinuousClock.now + .seconds(300)),
+                  let made = run([executable, "-parse-as-library", "-module-name", module, "-O", "-suppress-warnings",
+                                  "-c", "\(module).swift", "-o", "\(module).o"] + moduleCacheArguments,
+                                 in: scratch, until: ContinuousClock.now + .seconds(300)),
                   made.termination.isSuccess, !made.timedOut,
                   rename(scratch + "/\(module).o", object) == 0 else { return nil }
             return object
@@ -140,9 +160,17 @@ package struct SwiftCompiler: Sendable {
         var standardOutput: [UInt8]
         var standardError: [UInt8]
         var timedOut: Bool
+        /// It reached the memory limit: the launcher stopped it, or an allocation failed.
+        var outOfMemory = false
     }
 
     private func result(_ ran: Ran, timeLimit: Duration?) -> CompileResult {
+        if ran.outOfMemory, let confinement {
+            let message = "the compiler used more than \(confinement.memory >> 20) MiB of memory and was stopped (--compile-memory-limit raises the limit)"
+            return CompileResult(termination: ran.termination,
+                                 diagnostics: [CompilerDiagnostic(file: nil, line: 0, column: 0, severity: "error", message: message)],
+                                 transcript: message)
+        }
         if ran.timedOut, let timeLimit {
             let message = "the compiler ran longer than \(seconds(timeLimit)) and was stopped (--compile-timeout sets the limit)"
             return CompileResult(termination: ran.termination,
@@ -155,15 +183,37 @@ package struct SwiftCompiler: Sendable {
                              transcript: transcript)
     }
 
-    /// Runs `command` (a program and its arguments) to its end or the deadline; nil when it
-    /// cannot start.
-    static func run(_ command: [String], in workingDirectory: String, until deadline: ContinuousClock.Instant?) -> Ran? {
+    /// Runs `command` (a program and its arguments) to its end or the deadline, as
+    /// `confinement` says (`jobs`: how many compiler jobs it runs at once); nil when it cannot
+    /// start.
+    func run(_ command: [String], in workingDirectory: String, until deadline: ContinuousClock.Instant?,
+             jobs: Int = 1) -> Ran? {
         var watcher = CollectingWatcher(timeLimit: deadline.map { max($0 - ContinuousClock.now, .zero) })
-        guard let termination = try? ChildProcess(executable: command[0], arguments: Array(command.dropFirst()),
-                                                  workingDirectory: workingDirectory).run(watching: &watcher) else { return nil }
+        let child: ChildProcess
+        if let confinement, let sandbox = confinement.sandbox {
+            child = sandbox.compilerProcess(command, workingDirectory: workingDirectory, toolchain: toolchainFolder,
+                                            writable: [workingDirectory] + (moduleCache.map { [$0] } ?? []),
+                                            memory: confinement.memory, totalMemory: confinement.memory * jobs,
+                                            space: confinement.temporarySpace)
+        } else if let confinement, let launcher = Launcher.path {
+            child = ChildProcess(executable: launcher,
+                                 arguments: ["--memory", String(confinement.memory), String(ChildProcess.endingDescriptor)] + command,
+                                 workingDirectory: workingDirectory, reportsEnding: true)
+        } else {
+            child = ChildProcess(executable: command[0], arguments: Array(command.dropFirst()), workingDirectory: workingDirectory)
+        }
+        guard let termination = try? child.run(watching: &watcher) else { return nil }
+        let failedAllocation = !termination.isSuccess && confinement != nil
+            && Self.allocationFailures.contains { String(decoding: watcher.standardError, as: UTF8.self).contains($0) }
         return Ran(termination: termination, standardOutput: watcher.standardOutput,
-                   standardError: watcher.standardError, timedOut: watcher.timedOut)
+                   standardError: watcher.standardError, timedOut: watcher.timedOut,
+                   outOfMemory: watcher.limit == "memory" || failedAllocation)
     }
+
+    /// What the compiler's tools print when an allocation fails under the memory limit: LLVM's
+    /// allocator, the Swift runtime (in a macro's plugin), a thread that could not get its stack.
+    static let allocationFailures = ["LLVM ERROR: out of memory", "Fatal error: failed to allocate ",
+                                     "std::bad_alloc", "what():  Resource temporarily unavailable"]
 
     /// The compile by the driver's own plan, without the driver (see `CompilePlan`): the
     /// frontend jobs `jobs` at a time, autolink extraction, the linker. Nil when the driver
@@ -189,7 +239,7 @@ package struct SwiftCompiler: Sendable {
         if let known = plans.compilePlan(key) {
             learned = known
         } else {
-            guard let listing = Self.run([executable] + arguments + ["-###"], in: workingDirectory, until: deadline),
+            guard let listing = run([executable] + arguments + ["-###"], in: workingDirectory, until: deadline),
                   listing.termination.isSuccess,
                   let plan = CompilePlan.read(String(decoding: listing.standardOutput, as: UTF8.self),
                                               sources: sources, output: output) else { return nil }
@@ -208,12 +258,12 @@ package struct SwiftCompiler: Sendable {
             while !failed.load(ordering: .relaxed) {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < plan.frontends.count else { return }
-                guard let job = Self.run(plan.frontends[index], in: workingDirectory, until: deadline) else {
+                guard let job = self.run(plan.frontends[index], in: workingDirectory, until: deadline) else {
                     unstartable.store(true, ordering: .relaxed)
                     failed.store(true, ordering: .relaxed)
                     return
                 }
-                if !job.termination.isSuccess || job.timedOut { failed.store(true, ordering: .relaxed) }
+                if !job.termination.isSuccess || job.timedOut || job.outOfMemory { failed.store(true, ordering: .relaxed) }
                 ran.withLock { $0[index] = job }
             }
         }
@@ -223,10 +273,11 @@ package struct SwiftCompiler: Sendable {
         let frontends = ran.withLock { $0 }.compactMap { $0 }
         if unstartable.load(ordering: .relaxed) { return nil }
         let printed = Ran(termination: .exited(0), standardOutput: frontends.flatMap(\.standardOutput),
-                          standardError: frontends.flatMap(\.standardError), timedOut: frontends.contains(where: \.timedOut))
+                          standardError: frontends.flatMap(\.standardError), timedOut: frontends.contains(where: \.timedOut),
+                          outOfMemory: frontends.contains(where: \.outOfMemory))
         if failed.load(ordering: .relaxed) {
-            // A crash is the driver's to report, in its words.
-            if frontends.contains(where: { if case .signaled = $0.termination { !$0.timedOut } else { false } }) { return nil }
+            // A crash is the driver's to report, in its words (one at the memory limit is ours).
+            if frontends.contains(where: { if case .signaled = $0.termination { !$0.timedOut && !$0.outOfMemory } else { false } }) { return nil }
             var failure = printed
             failure.termination = frontends.first(where: { !$0.termination.isSuccess })?.termination ?? .exited(1)
             if case .exited = failure.termination { failure.termination = .exited(1) }
@@ -243,7 +294,7 @@ package struct SwiftCompiler: Sendable {
             libraries = Array(known.utf8)
             guard (try? writeAtomically(libraries, to: plan.autolinkFile, keepingPermissions: false)) != nil else { return nil }
         } else {
-            guard let extracted = Self.run(plan.autolink, in: workingDirectory, until: deadline),
+            guard let extracted = run(plan.autolink, in: workingDirectory, until: deadline),
                   extracted.termination.isSuccess, !extracted.timedOut,
                   let written = readFile(atPath: plan.autolinkFile) else { return nil }
             if let autolinkKey { plans.keep(autolink: String(decoding: written, as: UTF8.self), as: autolinkKey) }
@@ -255,7 +306,7 @@ package struct SwiftCompiler: Sendable {
                        + [String(decoding: libraries, as: UTF8.self)]).joined(separator: "\u{0}")
         var linker = plans.linker(linkKey)
         if linker == nil,
-           let listing = Self.run(plan.link + ["-###"], in: workingDirectory, until: deadline), listing.termination.isSuccess,
+           let listing = run(plan.link + ["-###"], in: workingDirectory, until: deadline), listing.termination.isSuccess,
            let command = LinkerCommand.read(String(decoding: listing.standardError, as: UTF8.self),
                                             temporaryFolder: folder, output: output) {
             plans.keep(command, as: linkKey)
@@ -263,9 +314,9 @@ package struct SwiftCompiler: Sendable {
         }
         // A link that fails is the driver's to report, in its words (and `clang`'s). The
         // linker's command is learned anew next time, in case the system's libraries moved.
-        guard let linker, let linked = Self.run(linker.command(temporaryFolder: folder, output: output),
-                                                in: workingDirectory, until: deadline),
-              linked.termination.isSuccess, !linked.timedOut else {
+        let linked = linker.flatMap { run($0.command(temporaryFolder: folder, output: output), in: workingDirectory, until: deadline) }
+        if let linked, linked.outOfMemory { return linked }
+        guard let linked, linked.termination.isSuccess, !linked.timedOut else {
             plans.forgetLinker(linkKey)
             return nil
         }
@@ -274,6 +325,21 @@ package struct SwiftCompiler: Sendable {
         done.standardError += linked.standardError
         plans.replayedCompiles.add(1, ordering: .relaxed)
         return done
+    }
+}
+
+/// How the compiler's commands run: in `sandbox` (a sandbox of their own, see
+/// `Sandbox.compilerProcess`) when scenarios run in one, else plainly under the launcher; each
+/// process held to `memory` (`--compile-memory-limit`).
+package struct CompilerConfinement: Sendable {
+    var sandbox: Sandbox?
+    var memory: Int
+    var temporarySpace: Int
+
+    package init(placement: Sandbox.Placement, limits: ScenarioLimits) {
+        sandbox = placement.sandbox
+        memory = limits.compilerMemory
+        temporarySpace = limits.temporarySpace
     }
 }
 

@@ -14,12 +14,56 @@ package struct SwiftBlockReading: Sendable, Equatable {
     package var highlighted: String?
     /// The view trees it builds, as written (see `ViewTreeReading`).
     package var trees: ScenarioTrees = .none
+    /// Why coursebook did not read the block, nil when it did: it nests deeper than the parser
+    /// is given (`SwiftNesting`), or its reading took too long or ended the process that read
+    /// it. Such a block is a program of its own, shown without highlighting, and its problems
+    /// are the compiler's to find.
+    package var unread: Unread?
+
+    /// Why a block was not read, and where (line and column inside the block's code).
+    package struct Unread: Error, Sendable, Equatable {
+        package var line: Int
+        package var column: Int
+        package var reason: String
+
+        package init(line: Int = 1, column: Int = 1, reason: String) {
+            self.line = line
+            self.column = column
+            self.reason = reason
+        }
+    }
+
+    /// What is known of a block that was not read: a program of its own (batching needs its
+    /// shape), with `@main` where its text has one, shown as plain text.
+    package static func unread(_ code: String, _ why: Unread, highlighted: Bool) -> SwiftBlockReading {
+        SwiftBlockReading(problems: [], needsOwnProgram: true, hasMainAttribute: code.contains("@main"),
+                          declaredNames: [], highlighted: highlighted ? escapeHTML(code) : nil, unread: why)
+    }
+}
+
+/// Reads Swift blocks somewhere other than this process: `codes` in, one answer of
+/// `SwiftBlockReader.answer(_:)` each out (in the same order), or why there is none.
+package typealias SwiftReadingElsewhere = @Sendable (_ requests: [[UInt8]]) -> [Result<[UInt8], SwiftReadingFailure>]
+
+/// Why a block's reading elsewhere gave no answer, in words for the block's finding.
+package struct SwiftReadingFailure: Error, Sendable, Equatable {
+    package var reason: String
+
+    package init(reason: String) { self.reason = reason }
 }
 
 /// Reads the Swift blocks of a course with the toolchain's parser, each distinct block text at
 /// most once per command and not at all when the content-addressed store already knows it: a
 /// parse yields the block's syntax problems, its shape as a scenario and its highlighted HTML
 /// together, and all three are kept.
+///
+/// The toolchain's parser is not safe on every text: some nestings make it take exponential
+/// time or overflow its stack, and its lookahead and diagnostics have paths whose cost grows
+/// faster than the text. So a block nested past `SwiftNesting`'s limits is not parsed, and a
+/// command's parses run in another process (`elsewhere`, a `coursebook read-swift` under a
+/// time limit): what takes too long there, or ends that process, is a block not read, never a
+/// hang or a crash of the command. Without `elsewhere` (tests, the reading process itself) the
+/// parses run here.
 ///
 /// This is the only module that sees swift-syntax: it is built with library evolution and
 /// imports it `internal`, so no other target can.
@@ -38,16 +82,19 @@ package struct SwiftBlockReader: Sendable {
     private var toolVersion: String
     private var compilerVersion: String
     private var onParse: (@Sendable () -> Void)?
+    private var elsewhere: SwiftReadingElsewhere?
 
     /// `storeFolder` keeps what was learned between runs (nil: nothing is kept); the compiler's
     /// version is part of every key, since the parser ships with it. `onParse` is called for
-    /// every parse (tests count them).
+    /// every parse (tests count them). `elsewhere` reads the blocks in another process; nil
+    /// reads them here.
     package init(storeFolder: String?, toolVersion: String, compilerVersion: String,
-                 onParse: (@Sendable () -> Void)? = nil) {
+                 onParse: (@Sendable () -> Void)? = nil, elsewhere: SwiftReadingElsewhere? = nil) {
         store = storeFolder.map { ContentStore(folder: $0) }
         self.toolVersion = toolVersion
         self.compilerVersion = compilerVersion
         self.onParse = onParse
+        self.elsewhere = elsewhere
     }
 
     /// Stored readings that were found and not believed (see `ContentStore`).
@@ -60,7 +107,7 @@ package struct SwiftBlockReader: Sendable {
     /// The names a core file uses, which a scenario's own top-level names must not change.
     static let identifiersSuffix = "ids"
     /// Bump when what is learned from a block, or how it is written down, changes.
-    static let formatVersion = "7"
+    static let formatVersion = "8"
 
     /// What is known of every block, in the order of `requests`, read on every core. A text
     /// asked for several times (with several needs) is read once, for the largest need.
@@ -80,21 +127,23 @@ package struct SwiftBlockReader: Sendable {
                 distinct.append(request)
             }
         }
-        let answers = distinct.concurrentMap { request -> (reading: SwiftBlockReading, key: String?, parsed: Bool) in
-            let key = self.key(request.code)
-            if let known = stored(key, withHTML: request.need == .highlighted) { return (known, key, false) }
-            return (parse(request.code), key, true)
-        }
+        let keys = distinct.map { key($0.code) }
+        let asked = distinct
+        var readings = Array(asked.indices).concurrentMap { stored(keys[$0], withHTML: asked[$0].need == .highlighted) }
+        let unknown = distinct.indices.filter { readings[$0] == nil }
         var facts: [(key: String, payload: [UInt8])] = []
         var html: [(key: String, payload: [UInt8])] = []
-        for answer in answers where answer.parsed {
-            guard let key = answer.key else { continue }
-            facts.append((key, ReadingCoding.encode(answer.reading)))
-            if let highlighted = answer.reading.highlighted { html.append((key, Array(highlighted.utf8))) }
+        for (index, parsed) in zip(unknown, parse(unknown.map { distinct[$0] })) {
+            readings[index] = parsed.reading
+            // What a reading elsewhere could not give (too long, a crash) is not kept: the
+            // next command tries again.
+            guard parsed.kept else { continue }
+            facts.append((keys[index], ReadingCoding.encode(parsed.reading)))
+            if let highlighted = parsed.reading.highlighted { html.append((keys[index], Array(highlighted.utf8))) }
         }
         store?.write(facts, suffix: Self.factsSuffix)
         store?.write(html, suffix: Self.htmlSuffix)
-        return slots.map { answers[$0].reading }
+        return slots.map { readings[$0]! }
     }
 
     /// What the store knows of a block; nil when it lacks anything asked for.
@@ -108,28 +157,137 @@ package struct SwiftBlockReader: Sendable {
         return reading
     }
 
-    /// One parse of one block, and everything learned from it.
+    /// The readings of blocks the store did not know, in order: here, or elsewhere when this
+    /// reader has somewhere else to read. `kept` says whether the reading may be stored (not
+    /// when the reading elsewhere failed, which may not happen again).
+    private func parse(_ requests: [(code: String, need: Need)]) -> [(reading: SwiftBlockReading, kept: Bool)] {
+        guard !requests.isEmpty else { return [] }
+        for _ in requests { onParse?() }
+        guard let elsewhere else {
+            return requests.concurrentMap { (Self.reading(of: $0.code), true) }
+        }
+        // Too deep is known here at once, without a process to ask.
+        var readings: [(reading: SwiftBlockReading, kept: Bool)?] = requests.map { request in
+            SwiftNesting.tooDeep(request.code).map { (Self.tooDeep(request.code, $0), true) }
+        }
+        let asked = requests.indices.filter { readings[$0] == nil }
+        let results = elsewhere(asked.map { Self.request(.reading(requests[$0].need), requests[$0].code) })
+        for (index, result) in zip(asked, results) {
+            let request = requests[index]
+            let highlighted = request.need == .highlighted
+            switch result {
+            case .success(let answer) where answer.first == UInt8(ascii: "r"):
+                if let reading = ReadingCoding.decodeAnswer(Array(answer.dropFirst()), withHTML: highlighted) {
+                    readings[index] = (reading, true)
+                    continue
+                }
+                fallthrough
+            case .success:
+                readings[index] = (.unread(request.code, SwiftBlockReading.Unread(reason: "the process that read it gave an answer coursebook cannot make out"),
+                                           highlighted: highlighted), false)
+            case .failure(let failure):
+                readings[index] = (.unread(request.code, SwiftBlockReading.Unread(reason: failure.reason), highlighted: highlighted), false)
+            }
+        }
+        return readings.map { $0! }
+    }
+
+    /// The reading of a block nested past what the parser is given.
+    private static func tooDeep(_ code: String, _ deep: SwiftNesting.TooDeep) -> SwiftBlockReading {
+        .unread(code, SwiftBlockReading.Unread(line: deep.line, column: deep.column, reason: deep.message), highlighted: true)
+    }
+
+    /// One parse of one block, here, and everything learned from it (see `reading(of:)`).
     func parse(_ code: String) -> SwiftBlockReading {
         onParse?()
+        return Self.reading(of: code)
+    }
+
+    /// Everything learned from one block: nothing but why, for a block nested past what the
+    /// parser is given; else what one parse of it says.
+    static func reading(of code: String) -> SwiftBlockReading {
+        if let deep = SwiftNesting.tooDeep(code) { return tooDeep(code, deep) }
         let tree = Parser.parse(source: code)
         let shape = ShapeReading(tree, code: code)
-        return SwiftBlockReading(problems: SyntaxFindings.of(tree), needsOwnProgram: shape.needsOwnProgram,
+        return SwiftBlockReading(problems: SyntaxFindings.of(tree, code: code), needsOwnProgram: shape.needsOwnProgram,
                                  hasMainAttribute: shape.hasMainAttribute, declaredNames: shape.declaredNames,
                                  highlighted: SwiftHighlighter.html(tree, code: code),
                                  trees: ViewTreeReading.of(tree))
     }
 
     /// The names of a core file that a scenario's top-level names could change (see
-    /// `CoreNames`), from the store or one parse.
-    package func globalNames(of code: String) -> Set<String> {
+    /// `CoreNames`), from the store or one parse (here or elsewhere, as blocks are read); or
+    /// why the file could not be read.
+    package func globalNames(of code: String) -> Result<Set<String>, SwiftBlockReading.Unread> {
         let key = self.key("global names\n" + code)
         if let payload = store?.read(key, suffix: Self.identifiersSuffix) {
-            return Set(String(decoding: payload, as: UTF8.self).split(separator: "\n").map(String.init))
+            return .success(Set(String(decoding: payload, as: UTF8.self).split(separator: "\n").map(String.init)))
         }
         onParse?()
-        let names = CoreNames.of(Parser.parse(source: code))
-        store?.write([(key, Array(names.sorted().joined(separator: "\n").utf8))], suffix: Self.identifiersSuffix)
-        return names
+        let answer: Result<[UInt8], SwiftBlockReading.Unread>
+        if let deep = SwiftNesting.tooDeep(code) {
+            answer = .failure(SwiftBlockReading.Unread(line: deep.line, column: deep.column, reason: deep.message))
+        } else if let elsewhere {
+            switch elsewhere([Self.request(.globalNames, code)])[0] {
+            case .success(let payload) where payload.first == UInt8(ascii: "n"):
+                answer = .success(Array(payload.dropFirst()))
+            case .success(let payload) where payload.first == UInt8(ascii: "u"):
+                answer = .failure(ReadingCoding.decodeUnread(Array(payload.dropFirst()))
+                                  ?? SwiftBlockReading.Unread(reason: "the process that read it gave an answer coursebook cannot make out"))
+            case .success:
+                answer = .failure(SwiftBlockReading.Unread(reason: "the process that read it gave an answer coursebook cannot make out"))
+            case .failure(let failure):
+                answer = .failure(SwiftBlockReading.Unread(reason: failure.reason))
+            }
+        } else {
+            answer = Self.globalNamesAnswer(code)
+        }
+        guard case .success(let payload) = answer else { return answer.map { _ in [] } }
+        store?.write([(key, payload)], suffix: Self.identifiersSuffix)
+        return .success(Set(String(decoding: payload, as: UTF8.self).split(separator: "\n").map(String.init)))
+    }
+
+    /// The names of a core file as one line each, sorted; or why it was not parsed.
+    private static func globalNamesAnswer(_ code: String) -> Result<[UInt8], SwiftBlockReading.Unread> {
+        if let deep = SwiftNesting.tooDeep(code) {
+            return .failure(SwiftBlockReading.Unread(line: deep.line, column: deep.column, reason: deep.message))
+        }
+        return .success(Array(CoreNames.of(Parser.parse(source: code)).sorted().joined(separator: "\n").utf8))
+    }
+
+    // MARK: Reading in another process
+
+    /// What a request asks of the process that reads.
+    enum Question {
+        case reading(Need)
+        case globalNames
+    }
+
+    /// A request as the reading process gets it: one byte for the question, then the code.
+    static func request(_ question: Question, _ code: String) -> [UInt8] {
+        let kind: UInt8
+        switch question {
+        case .reading(.problems): kind = 0
+        case .reading(.highlighted): kind = 1
+        case .globalNames: kind = 2
+        }
+        return [kind] + Array(code.utf8)
+    }
+
+    /// The reading process's answer to one request (`coursebook read-swift` calls it for each):
+    /// a block's reading, or a core file's names. The first byte says which: `r` and the
+    /// reading (see `ReadingCoding.encodeAnswer`), `n` and the names, `u` and why a core file's
+    /// names were not read. A request it cannot make out is answered with nothing.
+    package static func answer(_ request: [UInt8]) -> [UInt8] {
+        guard let kind = request.first, kind <= 2 else { return [] }
+        let code = String(decoding: request.dropFirst(), as: UTF8.self)
+        if kind == 2 {
+            switch globalNamesAnswer(code) {
+            case .success(let names): return [UInt8(ascii: "n")] + names
+            case .failure(let why): return [UInt8(ascii: "u")] + Array(ReadingCoding.encode(unread: why).utf8)
+            }
+        }
+        return [UInt8(ascii: "r")] + ReadingCoding.encodeAnswer(reading(of: code), withHTML: kind == 1)
     }
 
     func key(_ code: String) -> String {
@@ -147,12 +305,42 @@ package struct SwiftBlockReader: Sendable {
 enum ReadingCoding {
     static func encode(_ reading: SwiftBlockReading) -> [UInt8] {
         var text = "shape \(reading.needsOwnProgram ? 1 : 0) \(reading.hasMainAttribute ? 1 : 0)\n"
+        if let unread = reading.unread { text += "unread " + encode(unread: unread) + "\n" }
         if !reading.declaredNames.isEmpty { text += "names \(reading.declaredNames.joined(separator: " "))\n" }
         for problem in reading.problems {
             text += "problem \(problem.line) \(problem.column) \(TreeCoding.escaped(problem.message))\n"
         }
         text += TreeCoding.encode(reading.trees)
         return Array(text.utf8)
+    }
+
+    /// Why a block was not read, on one line: its line, its column and the reason.
+    static func encode(unread: SwiftBlockReading.Unread) -> String {
+        "\(unread.line) \(unread.column) \(TreeCoding.escaped(unread.reason))"
+    }
+
+    static func decodeUnread(_ bytes: [UInt8]) -> SwiftBlockReading.Unread? {
+        let words = String(decoding: bytes, as: UTF8.self).split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard words.count == 3, let line = Int(words[0]), let column = Int(words[1]) else { return nil }
+        return SwiftBlockReading.Unread(line: line, column: column, reason: TreeCoding.unescaped(words[2]))
+    }
+
+    /// A reading as the reading process hands it over: its stored form's length (4 bytes,
+    /// little-endian), that form, then the HTML when it was asked for.
+    static func encodeAnswer(_ reading: SwiftBlockReading, withHTML: Bool) -> [UInt8] {
+        let facts = encode(reading)
+        let count = UInt32(facts.count)
+        var answer = (0..<4).map { UInt8(truncatingIfNeeded: count >> (8 * $0)) } + facts
+        if withHTML { answer += Array((reading.highlighted ?? "").utf8) }
+        return answer
+    }
+
+    static func decodeAnswer(_ answer: [UInt8], withHTML: Bool) -> SwiftBlockReading? {
+        guard answer.count >= 4 else { return nil }
+        let count = (0..<4).reduce(0) { $0 | Int(answer[$1]) << (8 * $1) }
+        guard answer.count >= 4 + count, var reading = decode(Array(answer[4..<(4 + count)])) else { return nil }
+        if withHTML { reading.highlighted = String(decoding: answer[(4 + count)...], as: UTF8.self) }
+        return reading
     }
 
     /// A stored reading read back. Most are ASCII without a carriage return, where every byte
@@ -169,6 +357,7 @@ enum ReadingCoding {
         var shape: (own: Bool, main: Bool)?
         var problems: [SyntaxProblem] = []
         var names: [String] = []
+        var unread: SwiftBlockReading.Unread?
         var trees = TreeCoding.Decoder()
         var start = 0
         while start < bytes.count {
@@ -192,13 +381,16 @@ enum ReadingCoding {
             case "problem":
                 guard words.count == 4, let number = Int(text(1)), let column = Int(text(2)) else { return nil }
                 problems.append(SyntaxProblem(line: number, column: column, message: TreeCoding.unescaped(ascii: word(3))))
+            case "unread":
+                guard let why = decodeUnread(Array(line.dropFirst("unread ".utf8.count))) else { return nil }
+                unread = why
             default:
                 return nil
             }
         }
         guard let shape, let trees = trees.finish() else { return nil }
         return SwiftBlockReading(problems: problems, needsOwnProgram: shape.own, hasMainAttribute: shape.main,
-                                 declaredNames: names, highlighted: nil, trees: trees)
+                                 declaredNames: names, highlighted: nil, trees: trees, unread: unread)
     }
 
     /// `decode` on characters, for a reading that is not all ASCII.
@@ -207,6 +399,7 @@ enum ReadingCoding {
         var shape: (own: Bool, main: Bool)?
         var problems: [SyntaxProblem] = []
         var names: [String] = []
+        var unread: SwiftBlockReading.Unread?
         var trees = TreeCoding.Decoder()
         var rest = Substring(text)
         while !rest.isEmpty {
@@ -227,13 +420,16 @@ enum ReadingCoding {
             case "problem":
                 guard words.count == 4, let line = Int(words[1]), let column = Int(words[2]) else { return nil }
                 problems.append(SyntaxProblem(line: line, column: column, message: TreeCoding.unescaped(words[3])))
+            case "unread":
+                guard let why = decodeUnread(Array(line.dropFirst("unread ".count).utf8)) else { return nil }
+                unread = why
             default:
                 return nil
             }
         }
         guard let shape, let trees = trees.finish() else { return nil }
         return SwiftBlockReading(problems: problems, needsOwnProgram: shape.own, hasMainAttribute: shape.main,
-                                 declaredNames: names, highlighted: nil, trees: trees)
+                                 declaredNames: names, highlighted: nil, trees: trees, unread: unread)
     }
 }
 

@@ -65,12 +65,30 @@ struct WatchPlanTests {
 
 struct LessonSkeletonTests {
     @Test func theNextNumberAndAName() {
-        #expect(LessonSkeleton.fileName(after: [], title: "Görünüm Kimliği", language: "tr") == "01-gorunum-kimligi.md")
-        #expect(LessonSkeleton.fileName(after: ["01-a.md", "09-b.md", "03-c.md"], title: "Next", language: "en") == "10-next.md")
-        #expect(LessonSkeleton.fileName(after: ["001-a.md", "002-b.md"], title: "Three", language: "en") == "003-three.md")
-        #expect(LessonSkeleton.fileName(after: ["99-z.md"], title: "Hundred", language: "en") == "100-hundred.md")
-        #expect(LessonSkeleton.fileName(after: [], title: "観察", language: "ja") == "01-lesson.md")
-        #expect(LessonSkeleton.fileName(after: [], title: "観察", language: "tr") == "01-ders.md")
+        #expect(LessonSkeleton.fileName(after: [], title: "Görünüm Kimliği", language: "tr").name == "01-gorunum-kimligi.md")
+        #expect(LessonSkeleton.fileName(after: ["01-a.md", "09-b.md", "03-c.md"], title: "Next", language: "en").name == "10-next.md")
+        #expect(LessonSkeleton.fileName(after: ["001-a.md", "002-b.md"], title: "Three", language: "en").name == "003-three.md")
+        #expect(LessonSkeleton.fileName(after: ["99-z.md"], title: "Hundred", language: "en").name == "100-hundred.md")
+        #expect(LessonSkeleton.fileName(after: [], title: "観察", language: "ja").name == "01-lesson.md")
+        #expect(LessonSkeleton.fileName(after: [], title: "観察", language: "tr").name == "01-ders.md")
+        #expect(LessonSkeleton.fileName(after: [], title: "Next", language: "en").shortened == false)
+    }
+
+    /// A title longer than a file name may be: the name keeps whole words and fits in 255
+    /// bytes; one word longer than that is cut inside.
+    @Test func aLongTitleGivesTheFirstWordsThatFit() {
+        let words = (1...60).map { "word\($0)" }.joined(separator: " ")
+        let (name, shortened) = LessonSkeleton.fileName(after: ["08-a.md"], title: words, language: "en")
+        #expect(shortened)
+        #expect(name.utf8.count <= 255 && name.utf8.count > 240, "\(name.utf8.count)")
+        #expect(name.hasPrefix("09-word1-word2-") && name.hasSuffix(".md"))
+        let slug = name.dropFirst(3).dropLast(3)
+        #expect(slug.split(separator: "-").allSatisfy { words.split(separator: " ").contains($0) }, "\(slug)")
+        let long = LessonSkeleton.fileName(after: [], title: String(repeating: "a", count: 400), language: "en")
+        #expect(long.name == "01-" + String(repeating: "a", count: 249) + ".md" && long.shortened)
+        #expect(LessonSkeleton.shortenedSlug("ab-cd-ef", toBytes: 5) == "ab-cd")
+        #expect(LessonSkeleton.shortenedSlug("ab-cd-ef", toBytes: 4) == "ab")
+        #expect(LessonSkeleton.shortenedSlug("ab-cd-ef", toBytes: 8) == "ab-cd-ef")
     }
 
     /// The skeleton parses as a lesson with a title, one measured section, a scenario with an

@@ -138,12 +138,64 @@ import Testing
     /// one tree are laid out alike.
     @Test func wideTreesComeWithAnOutline() {
         let wide = ChangeDiagramDrawing.html([Self.wideFanOut], words: .english)
-        #expect(wide.contains("<figure class=\"diagram wide\">") && wide.contains("class=\"outline-view\""))
+        #expect(wide.contains("<div class=\"diagram-row wide\"") && wide.contains("class=\"outline-view\""))
         let narrow = ChangeDiagramDrawing.html([Self.singleNode], words: .english)
-        #expect(narrow.contains("<figure class=\"diagram\">") && !narrow.contains("outline-view"))
+        #expect(narrow.contains("<div class=\"diagram-row\" style=") && !narrow.contains("outline-view"))
         let pair = ChangeDiagramDrawing.html(Self.twoChanges, words: .english)
         let sizes = pair.components(separatedBy: "<svg class=\"tree-view\"").dropFirst().map { $0.components(separatedBy: "viewBox=\"")[1].prefix { $0 != "\"" } }
         #expect(sizes.count == 2 && sizes[0] == sizes[1])
+    }
+
+    /// An output's sections (`-- title --` lines) group its pictures under their titles, and
+    /// each picture's text alternative names its group; a scenario with several trees and no
+    /// sections groups them by tree; one tree and no sections: no title.
+    @Test func groupsFollowTheOutputsSectionsOrTheTrees() {
+        var first = Self.twoChanges[0], second = Self.twoChanges[1]
+        first.section = "with the environment"
+        second.section = "with parameters"
+        let sectioned = ChangeDiagramDrawing.html([first, second], words: .english)
+        #expect(sectioned.contains("<div class=\"diagram-group\" role=\"group\" aria-label=\"with the environment\">\n<p class=\"diagram-group-title\">with the environment</p>"))
+        #expect(sectioned.contains("<p class=\"diagram-group-title\">with parameters</p>"))
+        #expect(sectioned.contains("aria-label=\"with parameters — tema: theme changed (environment value)."))
+        var other = Self.singleNode
+        other.tree.binding = "single"
+        let byTree = ChangeDiagramDrawing.groups([Self.twoChanges[0], Self.twoChanges[1], other])
+        #expect(byTree.map(\.title) == ["tree", "single"])
+        #expect(byTree.map(\.pictures.count) == [2, 1])
+        #expect(ChangeDiagramDrawing.groups(Self.twoChanges).map(\.title) == [nil])
+        #expect(!ChangeDiagramDrawing.html(Self.twoChanges, words: .english).contains("diagram-group-title"))
+        #expect(ChangeDiagram.sections(in: "-- ortamla --\nA+: x degisti | yeniden yok | atlanan A\n--  \n-- b --  \n").map(\.title) == ["ortamla", "b"])
+        #expect(ChangeDiagram.sections(in: "-- ortamla --\nx\n-- b --\n").map(\.line) == [1, 3])
+    }
+
+    /// Consecutive pictures that differ only in their labels are drawn once, with the count and
+    /// every label; a different change in between starts a new picture.
+    @Test func identicalPicturesInARowAreDrawnOnce() {
+        let tree = Self.twoChanges[0].tree
+        func next(_ label: String) -> ChangeDiagram {
+            ChangeDiagram(tree: tree, change: Self.change("\(label): count degisti | yeniden Counter yerel, Label ebeveyn | atlanan App,Footer"))
+        }
+        let groups = ChangeDiagramDrawing.groups([next("sonraki"), next("ileri"), Self.twoChanges[1], next("geri")])
+        #expect(groups.count == 1)
+        #expect(groups[0].pictures.map(\.labels) == [["sonraki", "ileri"], ["tema"], ["geri"]])
+        let html = ChangeDiagramDrawing.html([next("sonraki"), next("sonraki")], words: .turkish)
+        #expect(html.components(separatedBy: "<svg class=\"tree-view\"").count == 2)
+        #expect(html.contains("<figcaption><span class=\"repeat\">×2</span> <code>sonraki</code>, <code>sonraki</code>: <code>count</code> değişti"))
+        #expect(html.contains("aria-label=\"2 kez: sonraki, sonraki: count değişti"))
+    }
+
+    /// A picture never shrinks so far that its smallest text is under 11 px; a row of pictures
+    /// too wide to stand two abreast on a tablet says so (the stylesheet then shows outlines).
+    @Test func picturesKeepTheirTextAtElevenPixels() {
+        #expect(ChangeDiagramDrawing.causeSize * ChangeDiagramDrawing.smallestScale >= 11)
+        #expect(ChangeDiagramDrawing.nameSize * ChangeDiagramDrawing.smallestScale >= 11)
+        let html = ChangeDiagramDrawing.html([Self.wideFanOut, Self.wideFanOut.with(label: "sil")], words: .english)
+        let layout = ChangeDiagramDrawing.layout(Self.wideFanOut.tree)
+        let scaled = (layout.width * ChangeDiagramDrawing.smallestScale).rounded(.up)
+        #expect(html.contains("style=\"min-width:\(ChangeDiagramDrawing.number(scaled))px;"))
+        let pair = Int(((2 * scaled + 20) / 40).rounded(.up) * 40)
+        #expect(html.contains("data-pair=\"\(pair)\""), "\(pair)")
+        #expect(!ChangeDiagramDrawing.html(Self.twoChanges, words: .english).contains("data-pair"))
     }
 
     @Test func numbersAreShort() {
@@ -152,5 +204,15 @@ import Testing
         #expect(ChangeDiagramDrawing.number(12.25) == "12.25")
         #expect(ChangeDiagramDrawing.number(0.05) == "0.05")
         #expect(ChangeDiagramDrawing.number(-3.5) == "-3.5")
+    }
+}
+
+extension ChangeDiagram {
+    /// The same picture for a change of another label and key.
+    func with(label: String) -> ChangeDiagram {
+        var copy = self
+        copy.change.label = label
+        copy.change.key = "other"
+        return copy
     }
 }

@@ -1,5 +1,7 @@
 @testable import CourseSite
+import CourseModel
 import Foundation
+import LessonParsing
 import Testing
 
 /// The pure parts of the pages made for readers: a lesson's one-sentence summary, the whole
@@ -24,6 +26,14 @@ struct FirstSentenceTests {
     ])
     func theFirstSentence(_ html: String, _ expected: String) {
         #expect(firstSentence(ofHTML: html) == expected)
+    }
+}
+
+/// What a page's meta description says of its lead: the reader's text, on one line.
+struct PlainTextTests {
+    @Test func theTextOfALead() {
+        #expect(plainText(ofHTML: "<p>The <code>x</code> counts &amp; &lt;b&gt;\n“causes”<sup class=\"footnote-ref\"><a href=\"#fn-1\" id=\"fnref-1\" data-footnote-ref>1</a></sup>.</p>\n")
+                == "The x counts & <b> “causes”.")
     }
 }
 
@@ -58,11 +68,26 @@ struct SiteAssetsTests {
         #expect(logo.range(of: #"^assets/logo\.[0-9a-f]{10}\.svg$"#, options: .regularExpression) != nil, "\(logo)")
         #expect(assets.href("LICENSE")?.range(of: #"^assets/LICENSE\.[0-9a-f]{10}$"#, options: .regularExpression) != nil)
         let css = assets.files.first { $0.path == assets.href("style.css") }.map { String(decoding: $0.bytes, as: UTF8.self) }
-        #expect(css == "body { background: url(\(logo.dropFirst("assets/".count))); }")
+        #expect(css == "body{background: url(\(logo.dropFirst("assets/".count)));}")
         // Another content is another name.
-        let changed = SiteAssets(["style.css": Array("body {}".utf8)])
-        #expect(changed.href("style.css") != SiteAssets(["style.css": Array("body { }".utf8)]).href("style.css"))
+        let changed = SiteAssets(["style.css": Array("body { color: red }".utf8)])
+        #expect(changed.href("style.css") != SiteAssets(["style.css": Array("body { color: blue }".utf8)]).href("style.css"))
         #expect(assets.files.map(\.path) == assets.files.map(\.path).sorted())
+    }
+
+    /// The stylesheet is sent without its comments and spare spaces; strings stay as written.
+    @Test func theStylesheetIsSentWithoutCommentsOrSpareSpaces() {
+        let css = """
+            /* The page. */
+            body {
+              font: 1rem/1.5 "Noto /* Sans */", sans-serif;   /* a comment */
+              content: 'a  b';
+            }
+            .a > .b,  .c :is(h2, h3) { margin: 0 auto; }
+            @container (34rem <= width < 600px) { .d { --cell: var(--outline); } }
+            a/b
+            """
+        #expect(SiteAssets.minified(css: css) == "body{font: 1rem/1.5 \"Noto /* Sans */\", sans-serif;content: 'a  b';}.a > .b, .c :is(h2, h3){margin: 0 auto;}@container (34rem <= width < 600px){.d{--cell: var(--outline);}}a/b")
     }
 }
 
@@ -86,5 +111,49 @@ struct CodeLinesTests {
     /// An output keeps a blank last line the program printed.
     @Test func anOutputKeepsItsBlankLines() {
         #expect(LessonBody.outputLines("a\n") == "<span class=\"line\">a\n</span><span class=\"line\"></span>")
+    }
+}
+
+/// Every title and label the tool writes is set as the lessons' prose is: no straight quote
+/// among the built-in words, and course.json's title and description typeset with the lessons.
+struct TypesetWordsTests {
+    /// Every text of a value: its strings, the strings its closures make, and those of the
+    /// values it holds.
+    func texts(of value: Any) -> [String] {
+        Mirror(reflecting: value).children.flatMap { child -> [String] in
+            switch child.value {
+            case let text as String: return [text]
+            case let titles as [CalloutKind: String]: return Array(titles.values)
+            case let words as [String: String]: return Array(words.values)
+            case let diagram as DiagramWords: return texts(of: diagram)
+            case _ where "\(type(of: child.value))".contains("->"):
+                return []  // the closures are read below, by name
+            default:
+                Issue.record("\(child.label ?? "?"): a kind of word this test does not read: \(type(of: child.value))")
+                return []
+            }
+        }
+    }
+
+    @Test(arguments: ["tr", "en"])
+    func theToolsWordsHaveNoStraightQuotes(language: String) throws {
+        let words = try #require(SiteWords.forLanguage(language))
+        let all = texts(of: words) + [words.sectionLink("Özet"), words.verifiedWith("6.3"), words.footer("6.3")]
+            + [1, 2].flatMap { [words.scenarioCount($0), words.noteCount($0)] }
+        #expect(all.count > 60)
+        let straight = all.filter { $0.contains("'") || $0.contains("\"") }
+        #expect(straight == [], "straight quotes in the \(language) words")
+    }
+
+    @Test func theCourseTitleIsTypesetWithTheLessons() {
+        let config = CourseConfig(title: "SwiftUI'de \"Yeniden\" Hesaplama", language: "tr", core: [], description: "Linux'ta `x`... -- ok",
+                                  typography: .smart)
+        let course = Course(folder: "c", folderPath: "/c", config: config, coreFiles: [], lessons: [])
+        let typeset = SitePages.typeset(course)
+        #expect(typeset.config.title == "SwiftUI’de “Yeniden” Hesaplama")
+        #expect(typeset.config.description == "Linux’ta `x`… – ok")
+        var plain = course
+        plain.config.typography = .plain
+        #expect(SitePages.typeset(plain).config.title == "SwiftUI'de \"Yeniden\" Hesaplama")
     }
 }

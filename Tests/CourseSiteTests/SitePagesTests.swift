@@ -58,7 +58,7 @@ import Testing
         #expect(page.contains("<h2 id=\"sinirlayici-olcum-2\">Sınırlayıcı Ölçüm"))
         // A scenario and its verified output as one figure, with the Swift version.
         #expect(page.contains("<figcaption><span class=\"kind\" data-pagefind-ignore>Scenario</span> <code>main.swift</code> — a badge reads the theme</figcaption>"))
-        #expect(page.contains("<span class=\"badge\">✓ verified</span> Output · <span class=\"provenance\">Swift "))
+        #expect(page.contains("<p class=\"output-label\"><span class=\"kind\">Output</span> <span class=\"badge\"><span aria-hidden=\"true\">✓</span> verified with Swift "))
         #expect(page.contains("&lt;tema&gt;: theme degisti | yeniden Badge ortam | atlanan Root"))
         #expect(page.contains("5 &gt; 3 &amp;&amp; &quot;quoted&quot;"))
         // Notes set apart, mentions linked within and across lessons.
@@ -70,7 +70,7 @@ import Testing
         #expect(page.contains("<aside class=\"limit\" id=\"dr1\" role=\"note\" aria-labelledby=\"dr1-label\">"))
         #expect(page.contains("<a class=\"limit-kind\" href=\"limitations.html#about-notes\">Limitation</a>"))
         // A heading's link stands beside it, named for it.
-        #expect(page.contains("<div class=\"heading\"><h2 id=\"sinirlayici-olcum\">Sınırlayıcı Ölçüm</h2><a class=\"anchor\" href=\"#sinirlayici-olcum\" aria-label=\"Link to this section: Sınırlayıcı Ölçüm\">#</a></div>"))
+        #expect(page.contains("<div class=\"heading\"><h2 id=\"sinirlayici-olcum\">Sınırlayıcı Ölçüm</h2><a class=\"anchor\" href=\"#sinirlayici-olcum\" aria-label=\"Link to this section: Sınırlayıcı Ölçüm\" data-pagefind-ignore>#</a></div>"))
         // Raw HTML shown as text, never passed.
         let lessonPart = String(page[page.range(of: "<main")!.lowerBound..<page.range(of: "</main>")!.upperBound])
         #expect(!lessonPart.contains("<script"))
@@ -103,8 +103,8 @@ import Testing
         #expect(limitations.contains("href=\"02-second.html#dr3\""))
         // What a note is, an index by lesson, and each note's section linked.
         #expect(limitations.contains("<section class=\"about-notes\" id=\"about-notes\""))
-        #expect(limitations.contains("<li><a href=\"#lesson-1\"><span class=\"number\">1</span><span class=\"title\">First Lesson: Şartlı Ölçüm</span></a> <span class=\"range\">DR1–DR2</span></li>"))
-        #expect(limitations.contains("<li><a href=\"#lesson-2\"><span class=\"number\">2</span><span class=\"title\">Second Lesson</span></a> <span class=\"range\">DR3</span></li>"))
+        #expect(limitations.contains("<li><a href=\"#lesson-1\"><span class=\"number\">1.</span> <span class=\"title\">First Lesson: Şartlı Ölçüm</span></a> <span class=\"range\">DR1–DR2</span></li>"))
+        #expect(limitations.contains("<li><a href=\"#lesson-2\"><span class=\"number\">2.</span> <span class=\"title\">Second Lesson</span></a> <span class=\"range\">DR3</span></li>"))
         #expect(limitations.contains("<span class=\"limit-section\">Section: <a href=\"02-second.html#not-run\">Not Run</a></span>"))
     }
 
@@ -143,9 +143,11 @@ struct SiteWriterTests {
         #expect(!FileManager.default.fileExists(atPath: out + "/assets/a.css"))
         // Nothing is left beside it but the lock file that builds of it take turns with.
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path + "/out").sorted() == [".site.coursebook-lock", "site"])
-        // The marker lists what coursebook wrote.
-        #expect(try String(contentsOfFile: out + "/.coursebook-site", encoding: .utf8)
-                == "written by coursebook; 'coursebook build' replaces this folder whole; the files it wrote:\nindex.html\n")
+        // The marker lists what coursebook wrote, after the build's mark of the folder.
+        let marker = try String(contentsOfFile: out + "/.coursebook-site", encoding: .utf8).split(separator: "\n")
+        #expect(marker.count == 3, "\(marker)")
+        #expect(marker.first == "written by coursebook; 'coursebook build' replaces this folder whole; the files it wrote:")
+        #expect(marker.dropFirst().first?.hasPrefix("mark ") == true && marker.last == "index.html", "\(marker)")
     }
 
     /// A build killed between its two renames leaves no site and the old one moved aside; one
@@ -157,14 +159,13 @@ struct SiteWriterTests {
         let out = root.appendingPathComponent("site").path
         try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("old".utf8))], to: out)
         let before = try snapshot(out)
-        // Killed after `site` → `.site.coursebook-old-…`, before the new site came in; an
-        // older kill left a staging folder with half a site, and a copy moved aside after a
-        // swap that completed.
+        // Killed after `site` → `.site.coursebook-old-…`, before the new site came in, with
+        // half a site in its staging folder; another site's folder of the same kind is left.
+        try abandonedStaging(out)
         try FileManager.default.moveItem(atPath: out, toPath: root.path + "/.site.coursebook-old-41-7")
-        try FileManager.default.createDirectory(atPath: root.path + "/.site.coursebook-new-41-7/assets", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: root.path + "/.site.coursebook-new-12-3", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root.path + "/.other.coursebook-new-12-3", withIntermediateDirectories: true)
         #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).count { $0.hasPrefix(".site.coursebook-new-") } == 1)
 
         try SiteWriter.recover(destination: out)
         #expect(try snapshot(out) == before)
@@ -172,11 +173,66 @@ struct SiteWriterTests {
                 == [".other.coursebook-new-12-3", ".site.coursebook-lock", "site"])
 
         // Killed after the swap, before the old copy was removed: the next build removes it.
-        try FileManager.default.createDirectory(atPath: root.path + "/.site.coursebook-old-9-9", withIntermediateDirectories: true)
+        try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("older".utf8))], to: root.path + "/elsewhere/site")
+        try FileManager.default.moveItem(atPath: root.path + "/elsewhere/site", toPath: root.path + "/.site.coursebook-old-9-9")
+        try FileManager.default.removeItem(atPath: root.path + "/elsewhere")
         try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("new".utf8))], to: out)
         #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8) == "new")
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
                 == [".other.coursebook-new-12-3", ".site.coursebook-lock", "site"])
+    }
+
+    /// What a build killed while it rendered leaves: a staging folder with half a site.
+    private func abandonedStaging(_ out: String) throws {
+        let staging = try SiteStaging(destination: out)
+        try staging.add(SiteFile(path: "assets/half.css", bytes: []))
+    }
+
+    /// Folders and links committed beside the destination under the names of a build's own
+    /// (a pull request can commit `.site.coursebook-old-x/`), and a lock file that is a link or
+    /// a folder: refused, naming them, and left as they are; nothing is put in place.
+    @Test func whatABuildDidNotLeaveIsNeitherAdoptedNorRemoved() throws {
+        let root = temporaryFolder("planted")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("site").path
+        let planted = root.path + "/.site.coursebook-old-x"
+        try FileManager.default.createDirectory(atPath: planted, withIntermediateDirectories: true)
+        try "<p>pwned</p>".write(toFile: planted + "/index.html", atomically: true, encoding: .utf8)
+        // Even one that copies a real site's marker: the mark is of another folder.
+        try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("real".utf8))], to: root.path + "/real/site")
+        try FileManager.default.copyItem(atPath: root.path + "/real/site/.coursebook-site", toPath: planted + "/.coursebook-site")
+        func refusal(_ body: () throws -> Void) -> String? {
+            do { try body(); return nil } catch { return (error as? SiteWriteError)?.message ?? "\(error)" }
+        }
+        #expect(refusal { try SiteWriter.recover(destination: out) }
+                == "\(planted) was not left by a coursebook build of this user (it does not carry the mark of a build here); a build neither puts it in place nor removes it: remove it yourself, or choose another --out")
+        #expect(refusal { try SiteWriter.write([SiteFile(path: "index.html", bytes: [])], to: out) } != nil)
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try String(contentsOfFile: planted + "/index.html", encoding: .utf8) == "<p>pwned</p>")
+        try FileManager.default.removeItem(atPath: planted)
+
+        let link = root.path + "/.site.coursebook-new-y"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: root.path + "/real/site")
+        #expect(refusal { try SiteWriter.recover(destination: out) }?.hasPrefix("\(link) was not left by a coursebook build of this user (it is a symbolic link, not a folder)") == true)
+        #expect(FileManager.default.fileExists(atPath: root.path + "/real/site/index.html"))
+        try FileManager.default.removeItem(atPath: link)
+
+        let lock = root.path + "/.site.coursebook-lock"
+        try? FileManager.default.removeItem(atPath: lock)
+        try FileManager.default.createSymbolicLink(atPath: lock, withDestinationPath: root.path + "/target")
+        #expect(refusal { try SiteWriter.write([SiteFile(path: "index.html", bytes: [])], to: out) }
+                == "cannot use the lock file \(lock): it is a symbolic link; remove it, or choose another --out")
+        #expect(!FileManager.default.fileExists(atPath: root.path + "/target"))
+        try FileManager.default.removeItem(atPath: lock)
+        try FileManager.default.createDirectory(atPath: lock, withIntermediateDirectories: false)
+        #expect(refusal { try SiteWriter.recover(destination: out) }
+                == "cannot use the lock file \(lock): it is a folder; remove it, or choose another --out")
+        try FileManager.default.removeItem(atPath: lock)
+        // An empty file of this user's is a lock like any other: nothing is written into it.
+        try Data().write(to: URL(fileURLWithPath: lock))
+        try SiteWriter.write([SiteFile(path: "index.html", bytes: Array("ok".utf8))], to: out)
+        #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8) == "ok")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: lock)).isEmpty)
     }
 
     /// Builds of one destination at once take turns: none fails, none leaves anything behind,
@@ -329,8 +385,8 @@ struct PageWithoutScenariosTests {
         options.shared.course = course.path
         options.shared.cache = .none
         let files = try Pipeline().siteFiles(options).files
-        #expect(files.text("02-glossary.html").contains("<p class=\"eyebrow\">Lesson 2</p>"))
-        #expect(files.text("01-counter.html").contains("<p class=\"eyebrow\">Lesson 1 · 2 scenarios verified</p>"))
+        #expect(files.text("02-glossary.html").contains("<p class=\"eyebrow\" data-pagefind-ignore>Lesson 2</p>"))
+        #expect(files.text("01-counter.html").contains("<p class=\"eyebrow\" data-pagefind-ignore>Lesson 1 · 2 scenarios verified</p>"))
         let index = files.text("index.html")
         // The hero's totals and the first lesson's counts; nothing under the glossary.
         #expect(index.components(separatedBy: "<p class=\"meta\">2 scenarios verified · 2 limitations</p>").count == 3)

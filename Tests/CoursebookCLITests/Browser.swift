@@ -77,12 +77,31 @@ final class Browser {
         _ = try evaluate("document.body.getBoundingClientRect().width")
     }
 
-    /// Lays the open page out as a screen in dark mode would (`prefers-color-scheme: dark`), or
-    /// in light mode.
-    func setColorScheme(dark: Bool) throws {
+    /// Lays the open page out in the reader's dark (or light) colours, as a system set to dark
+    /// mode would ask for them (`prefers-color-scheme`).
+    func setDark(_ dark: Bool) throws {
         _ = try send("Emulation.setEmulatedMedia",
                      ["features": [["name": "prefers-color-scheme", "value": dark ? "dark" : "light"]]], session: session)
-        _ = try evaluate("document.body.getBoundingClientRect().width")
+    }
+
+    /// Presses and releases a key as a keyboard would (`/`, `Escape`, `ArrowDown`, `Tab` ...):
+    /// the page sees trusted events, as from a reader.
+    func press(_ key: String) throws {
+        let codes: [String: (code: String, keyCode: Int)] = [
+            "/": ("Slash", 191), "Escape": ("Escape", 27), "ArrowDown": ("ArrowDown", 40), "ArrowUp": ("ArrowUp", 38),
+            "Tab": ("Tab", 9), "Enter": ("Enter", 13),
+        ]
+        let known = codes[key] ?? (key, 0)
+        var down: [String: Any] = ["type": "keyDown", "key": key, "code": known.code, "windowsVirtualKeyCode": known.keyCode]
+        if key.count == 1 { down["text"] = key }
+        _ = try send("Input.dispatchKeyEvent", down, session: session)
+        _ = try send("Input.dispatchKeyEvent", ["type": "keyUp", "key": key, "code": known.code, "windowsVirtualKeyCode": known.keyCode],
+                     session: session)
+    }
+
+    /// Types text into what has the focus, as a keyboard would.
+    func type(_ text: String) throws {
+        _ = try send("Input.insertText", ["text": text], session: session)
     }
 
     /// Waits until a JavaScript expression is true in the open page (a search's results, say).

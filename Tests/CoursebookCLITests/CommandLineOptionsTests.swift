@@ -63,13 +63,24 @@ struct CommandLineOptionsTests {
             #expect(help.split(separator: "\n").allSatisfy { $0.count <= 92 })
         }
         #expect(HelpText.build.contains("""
-              --out DIR                  the site's folder (required)
-              --no-search                no search index, even when pagefind is installed
-              --strict                   treat warnings as errors
-              --timeout SECONDS          stop a scenario that runs longer (default 10)
-              --compile-timeout SECONDS  stop a compiler run that takes longer (default 300)
-              --sandbox MODE             auto (default): run scenarios in bubblewrap when it can start
-                                         here; required: or not at all; off
+              --out DIR                   the site's folder (required)
+              --no-search                 no search index, even when pagefind is installed
+              --strict                    treat warnings as errors
+              --timeout SECONDS           stop a scenario that runs longer (default 10)
+              --compile-timeout SECONDS   stop a compiler run that takes longer (default 300)
+              --memory-limit MIB          stop a scenario whose processes use more memory together, in
+                                          MiB (default 512)
+              --process-limit N           stop a scenario that runs this many processes and threads at
+                                          once (default 256)
+              --file-limit N              the files one process of a scenario may hold open (default
+                                          256)
+              --tmp-size MIB              the size of a scenario's /tmp and of its /dev/shm, each, and
+                                          of its largest file, in MiB (default 64)
+              --output-limit MIB          stop a scenario that prints more, in MiB (default 1)
+              --compile-memory-limit MIB  stop a compiler job that uses more memory, in MiB (default
+                                          1024)
+              --sandbox MODE              auto (default): run scenarios in bubblewrap when it can start
+                                          here; required: or not at all; off
             """))
     }
 

@@ -138,7 +138,7 @@ import Testing
         let token = "getComputedStyle(document.querySelector('.tok-placeholder'))"
         var backgrounds: [String] = []
         for dark in [false, true] {
-            try browser.setColorScheme(dark: dark)
+            try browser.setDark(dark)
             try browser.wait(until: "\(image).complete && \(image).currentSrc.endsWith('\(dark ? "remainderInteger~dark@2x.png" : "remainderInteger@2x.png")')")
             // The 480-pixel file of a `2x` source: its natural size counts in CSS pixels.
             #expect(try browser.evaluate("\(image).naturalWidth") as? Int == 240)

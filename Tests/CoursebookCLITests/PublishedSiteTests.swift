@@ -137,7 +137,7 @@ import Testing
             func count(_ xpath: String) throws -> Int { try dom.nodes(forXPath: xpath).count }
             func text(_ xpath: String) throws -> String { try dom.nodes(forXPath: xpath).first?.stringValue ?? "" }
 
-            #expect(try text("//title").hasSuffix("SwiftUI'de Yeniden Hesaplama"), "\(page.0)")
+            #expect(try text("//title").hasSuffix("SwiftUI’de Yeniden Hesaplama"), "\(page.0)")
             #expect(try text("/html/@lang") == "tr")
             #expect(try count("//nav[contains(@class,'sidebar')]//ol[@class='toc']/li") == lessons.count, "\(page.0)")
             guard let lesson = page.1 else { continue }

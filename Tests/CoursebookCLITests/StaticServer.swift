@@ -14,6 +14,15 @@ final class StaticServer: @unchecked Sendable {
     private let listener: Int32
     let port: UInt16
     private let done = DispatchSemaphore(value: 0)
+    private let servedLock = NSLock()
+    private var servedPaths: [String] = []
+
+    /// The paths of the files served so far (a page's, and its scripts' and workers'), in order.
+    var served: [String] {
+        servedLock.lock()
+        defer { servedLock.unlock() }
+        return servedPaths
+    }
 
     init(root: URL) throws {
         self.root = root.standardizedFileURL
@@ -76,6 +85,9 @@ final class StaticServer: @unchecked Sendable {
         guard file.path.hasPrefix(root.path + "/"), let body = FileManager.default.contents(atPath: file.path) else {
             return respond(connection, status: "404 Not Found", type: "text/plain", body: Array("not found".utf8))
         }
+        servedLock.lock()
+        servedPaths.append(String(path.dropFirst()))
+        servedLock.unlock()
         respond(connection, status: "200 OK", type: Self.type(of: file.pathExtension), body: Array(body))
     }
 

@@ -107,4 +107,17 @@ struct AuthorMarkdownTests {
         #expect(code == ["let s = \"a\" // --\n"])
         #expect(parse(text).elements.contains(.paragraph(text: "\"Quoted\" -- and --- and... \"code\" --", line: 1, block: 0)))
     }
+
+    /// An apostrophe right after a code span is ’, also when a later apostrophe in the same
+    /// paragraph could close a quote it opened (cmark-gfm's own option paired them: ‘si … ’ta).
+    @Test func smartTypographyPutsAnApostropheAfterACodeSpan() {
+        let text = "Önce `body`'si, sonra **Linux**'ta 6'da; \"`@State`\" ve [SwiftUI](https://swift.org)'nin <https://a.b/c'd>.\n\n## `View`'ın Kimliği\n\n| `x`'in | Linux'ta |\n|---|---|\n| 'a' | \"b\" |\n"
+        let document = parse(text, typography: .smart)
+        let blocks = document.renderBlocks { _ in nil }
+        #expect(blocks.first == .html("<p>Önce <code>body</code>’si, sonra <strong>Linux</strong>’ta 6’da; “<code>@State</code>” ve <a href=\"https://swift.org\">SwiftUI</a>’nin <a href=\"https://a.b/c&#x27;d\">https://a.b/c'd</a>.</p>\n", block: 0))
+        #expect(blocks.dropFirst().first == .heading(level: 2, text: "View’ın Kimliği", innerHTML: "<code>View</code>’ın Kimliği"))
+        guard case .html(let table, _)? = blocks.dropFirst(2).first else { Issue.record("no table"); return }
+        #expect(table.contains("<th><code>x</code>’in</th>") && table.contains("<th>Linux’ta</th>"), "\(table)")
+        #expect(table.contains("<td>‘a’</td>") && table.contains("<td>“b”</td>"), "\(table)")
+    }
 }

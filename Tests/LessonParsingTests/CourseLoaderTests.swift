@@ -76,7 +76,7 @@ struct CourseLoaderTests {
     }
 
     @Test(arguments: [
-        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "theme": 1 }"#, "unknown key 'theme' (known: title, language, core, description, templates, typography, limitNotes, diagrams)"),
+        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "theme": 1 }"#, "unknown key 'theme' (known: title, language, core, description, templates, typography, limitNotes, diagrams, glossary)"),
         (#"{ "language": "en", "core": ["C.swift"] }"#, "missing 'title'"),
         (#"{ "title": 3, "language": "en", "core": ["C.swift"] }"#, "'title' must be a non-empty string"),
         (#"{ "title": "T", "language": "en us", "core": ["C.swift"] }"#, "'language' must be a BCP 47 tag such as \"tr\" or \"en-GB\""),
@@ -89,6 +89,18 @@ struct CourseLoaderTests {
     ])
     func strictSettings(json: String, message: String) {
         #expect(loadError(["course.json": Array(json.utf8)])?.summary == message)
+    }
+
+    /// The glossary is one of the course's lessons; a name that is none is an error at its line.
+    @Test func theGlossaryIsALessonOfTheCourse() throws {
+        let json = "{ \"title\": \"T\", \"language\": \"en\", \"limitNotes\": \"optional\",\n  \"glossary\": \"09-terms.md\" }"
+        let found = loadError(["course.json": Array(json.utf8), "01-a.md": Array("# A\n".utf8)])
+        #expect(found?.summary == "'glossary' names '09-terms.md', which is not a lesson file of the course (lessons are named NN-slug.md)")
+        #expect(found?.location?.line == 2)
+        let folder = makeCourse(["course.json": Array(json.replacingOccurrences(of: "09-terms.md", with: "01-a.md").utf8),
+                                 "01-a.md": Array("# A\n".utf8)])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try CourseLoader.load(folder: folder.path).course.config.glossary == "01-a.md")
     }
 
     @Test func aCourseWithoutCore() throws {
@@ -124,7 +136,7 @@ struct CourseLoaderTests {
             try CourseLoader.load(folder: folder.path)
         }
         try Data(#"{ "title": "T", "language": "en", "core": ["/dev/null"] }"#.utf8).write(to: folder.appendingPathComponent("course.json"))
-        #expect(throws: CourseReadError("core file '/dev/null' is not a regular file but a device, pipe or socket (/dev/null)",
+        #expect(throws: CourseReadError("core file '/dev/null' is not a regular file but a device (/dev/null)",
                                         file: folder.path + "/course.json", line: 1)) {
             try CourseLoader.load(folder: folder.path)
         }

@@ -59,6 +59,29 @@ struct DeepNestingTests {
         #expect(html.contains("<a href=\"#dr1\">DR1</a> <kbd>K</kbd> last"))
     }
 
+    /// 20,000 block quotes, each the only child of the one around it, and a paragraph of
+    /// 20,000 links nested in one another's text: read and rendered like any other.
+    @Test func twentyThousandNestedQuotesAndLinksAreReadAndRendered() throws {
+        let count = 20_000
+        let quotes = LessonMarkdown.parse("# Quotes\n\n" + String(repeating: "> ", count: count) + "DR1 deep\n\nDR1. Note.\n",
+                                          counts: WorkCounts())
+        #expect(quotes.elements.contains(.mention(number: 1, line: 3)))
+        guard case let .html(html, _)? = quotes.renderBlocks { "#dr\($0)" }.dropFirst().first else {
+            Issue.record("no quote rendered")
+            return
+        }
+        #expect(html.ranges(of: "<blockquote>").count == count)
+        #expect(html.ranges(of: "</blockquote>").count == count)
+
+        let links = LessonMarkdown.parse("# Links\n\n" + String(repeating: "[a ", count: count) + "x" + String(repeating: "](u)", count: count) + "\n",
+                                         counts: WorkCounts())
+        guard case let .html(linked, _)? = links.renderBlocks { "#dr\($0)" }.dropFirst().first else {
+            Issue.record("no paragraph rendered")
+            return
+        }
+        #expect(linked.hasPrefix("<p>") && linked.contains("<a href=\"u\">"))
+    }
+
     /// Taking a paragraph apart to link its mentions, and putting it back, keeps every node
     /// where it was: siblings, nested containers, comments and allowed tags around them.
     @Test func aParagraphTakenApartComesBackInOrder() {

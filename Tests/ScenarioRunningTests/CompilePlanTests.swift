@@ -56,6 +56,27 @@ struct CompilePlanTests {
         #expect(left.sorted() == ["main.swift", "program"])
     }
 
+    /// In the compiler's sandbox the plan replays too (every job it runs finds the files it
+    /// names: the core, the dynamic loader the link names through /lib64), and makes the same
+    /// program.
+    @Test func aSandboxedCompileIsReplayedToo() throws {
+        let folder = temporaryFolder("plan-sandboxed")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var (replaying, driver) = try compilers(planFile: folder.appendingPathComponent("cache/plans").path)
+        let placement = Sandbox.resolve(.required, runtimeFolder: replaying.runtimeFolder, hidden: [], memo: nil)
+        guard placement.sandbox != nil else { Issue.record("no sandbox here: \(placement)"); return }
+        replaying.confinement = CompilerConfinement(placement: placement, limits: ScenarioLimits())
+        let code = "let tree = ViewTree(nodes: [ViewNode(\"A\", parent: nil, reads: [\"k\"])], storage: [\"k\": .state(owner: \"A\")])\nprint(countCauses(tree.change(\"c\", key: \"k\")))\n"
+        let (byDriver, driverProgram) = compile(code, with: driver, in: folder, "driver")
+        #expect(byDriver.succeeded, "\(byDriver.transcript)")
+        for attempt in 1...3 {
+            let (replayed, program) = compile(code, with: replaying, in: folder, "replay-\(attempt)")
+            #expect(replayed.succeeded, "\(replayed.transcript)")
+            #expect(try output(of: program) == (try output(of: driverProgram)))
+        }
+        #expect(replaying.plans?.replayedCompiles.load(ordering: .relaxed) == 3)
+    }
+
     @Test func plansOutliveTheProcessInTheirFile() throws {
         let folder = temporaryFolder("plan-file")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -96,6 +96,8 @@ struct ScenarioRunnerTests {
             jobs[culprit] = job("print(\"x\") // UNLINKABLE\n", line: 10 + 3 * culprit)
             var settings = RunSettings()
             settings.timeLimit = .seconds(10)
+            // The fake compiler runs the real one from a folder that a compiler's sandbox hides.
+            settings.sandbox = .off
             let report = ScenarioRunner(compiler: SwiftCompiler(executable: script, version: real.version,
                                                                 runtimeFolder: real.runtimeFolder),
                                         coreFiles: [], settings: settings, cache: nil).run(jobs)
@@ -127,6 +129,8 @@ struct ScenarioRunnerTests {
         chmod(script, 0o755)
         var settings = RunSettings()
         settings.parallelism = 2
+        // The fake compiler writes its log beside itself, where a compiler's sandbox cannot.
+        settings.sandbox = .off
         let report = ScenarioRunner(compiler: SwiftCompiler(executable: script, version: real.version,
                                                             runtimeFolder: real.runtimeFolder),
                                     coreFiles: [try coreFile(corePath, shown: "Invalidation.swift")],
