@@ -13,7 +13,7 @@ import Testing
 @Suite(.serialized) struct SitePagesTests {
     static let versionMark = "SWIFT-VERSION"
 
-    @Test(arguments: ["site", "markdown"])
+    @Test(arguments: ["site", "markdown", "docc-book"])
     func pagesMatchTheGoldenFiles(fixture: String) throws {
         let golden = packageRoot.appendingPathComponent("Tests/Golden/\(fixture)")
         let (report, rendered) = try renderedFixture(fixture)
