@@ -144,13 +144,17 @@ import Testing
             #expect(try text("//nav[contains(@class,'sidebar')]//a[@aria-current='page']").contains(lesson.title ?? "-"))
             #expect(try count("//main//h1") == 1)
             #expect(try text("//main//h1") == lesson.title)
-            let ran = lesson.scenarios.filter { !$0.isSkipped }.count
+            // A scenario that must not compile shows its refusal instead of an output.
+            let printing = lesson.scenarios.filter { !$0.isSkipped && $0.expectation.errors == nil }.count
+            let refused = lesson.scenarios.filter { !$0.isSkipped && $0.expectation.errors != nil }.count
             #expect(try count("//main//figure[contains(@class,'scenario')]") == lesson.scenarios.count)
             // Each verified output stands in its scenario's figure, or, in an exercise, inside the
             // <details> that hides it until the reader has made a prediction.
-            let inFigures = try count("//main//figure[contains(@class,'scenario')]/div[contains(concat(' ', @class, ' '), ' verified ')]//samp")
-            let inExercises = try count("//main//details/div[contains(concat(' ', @class, ' '), ' verified ')]//samp")
-            #expect(inFigures + inExercises == ran, "\(page.0)")
+            // (A trap's message stands in the same output, as its end.)
+            let inFigures = try count("//main//figure[contains(@class,'scenario')]/div[contains(concat(' ', @class, ' '), ' verified ')]")
+            let inExercises = try count("//main//details/div[contains(concat(' ', @class, ' '), ' verified ')]")
+            #expect(inFigures + inExercises == printing, "\(page.0)")
+            #expect(try count("//main//*[contains(concat(' ', @class, ' '), ' refusal ')]") == refused, "\(page.0)")
             #expect(try count("//main//aside[contains(@class,'limit')]") == lesson.notes.count)
             #expect(try count("//main//script") == 0)
         }
