@@ -39,7 +39,7 @@ struct SiteAssets: Sendable {
     }
 
     /// A stylesheet as a browser needs it: without its comments (written for the people who
-    /// change it), every run of white space one space, none around `{`, `}` and `;`. Quoted
+    /// change it), every run of white space one space, none around `{`, `}`, `;` and `>` nor after `:` and `,`. Quoted
     /// strings are kept as they are. A page loads its stylesheet: a third less to send.
     static func minified(css: String) -> String {
         var result = ""
@@ -53,7 +53,9 @@ struct SiteAssets: Sendable {
             return characters.next()
         }
         func append(_ character: Character) {
-            if space, let last = result.last, !"{};".contains(last), !"{};".contains(character) { result.append(" ") }
+            // No space is needed after `:` or `,` (a space before `:` can start a selector's
+            // pseudo-class, so that one stays), nor around `{`, `}`, `;` and `>`.
+            if space, let last = result.last, !"{};:,>".contains(last), !"{};>".contains(character) { result.append(" ") }
             space = false
             result.append(character)
         }

@@ -68,7 +68,7 @@ struct SiteAssetsTests {
         #expect(logo.range(of: #"^assets/logo\.[0-9a-f]{10}\.svg$"#, options: .regularExpression) != nil, "\(logo)")
         #expect(assets.href("LICENSE")?.range(of: #"^assets/LICENSE\.[0-9a-f]{10}$"#, options: .regularExpression) != nil)
         let css = assets.files.first { $0.path == assets.href("style.css") }.map { String(decoding: $0.bytes, as: UTF8.self) }
-        #expect(css == "body{background: url(\(logo.dropFirst("assets/".count)));}")
+        #expect(css == "body{background:url(\(logo.dropFirst("assets/".count)));}")
         // Another content is another name.
         let changed = SiteAssets(["style.css": Array("body { color: red }".utf8)])
         #expect(changed.href("style.css") != SiteAssets(["style.css": Array("body { color: blue }".utf8)]).href("style.css"))
@@ -87,7 +87,7 @@ struct SiteAssetsTests {
             @container (34rem <= width < 600px) { .d { --cell: var(--outline); } }
             a/b
             """
-        #expect(SiteAssets.minified(css: css) == "body{font: 1rem/1.5 \"Noto /* Sans */\", sans-serif;content: 'a  b';}.a > .b, .c :is(h2, h3){margin: 0 auto;}@container (34rem <= width < 600px){.d{--cell: var(--outline);}}a/b")
+        #expect(SiteAssets.minified(css: css) == "body{font:1rem/1.5 \"Noto /* Sans */\",sans-serif;content:'a  b';}.a>.b,.c :is(h2,h3){margin:0 auto;}@container (34rem <= width < 600px){.d{--cell:var(--outline);}}a/b")
     }
 }
 
