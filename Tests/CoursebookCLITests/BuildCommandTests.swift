@@ -192,7 +192,7 @@ struct BuildCommandTests {
             .filter { !$0.hasPrefix("search.") }
         #expect(assets.count == 2 && assets[0].hasPrefix("logo.") && assets[0].hasSuffix(".svg") && assets[1].hasPrefix("style."), "\(assets)")
         #expect(try String(contentsOf: out.appendingPathComponent("assets/\(assets[1])"), encoding: .utf8)
-            == "body{color: rebeccapurple;background: url(\(assets[0])) no-repeat;}")
+            == "body{color:rebeccapurple;background:url(\(assets[0])) no-repeat;}")
         let page = try String(contentsOf: out.appendingPathComponent("01-lektion.html"), encoding: .utf8)
         #expect(page.contains("<html lang=\"de\">"))
         #expect(page.contains("Skip to content"))
