@@ -430,6 +430,17 @@ package struct CompilerDiagnostic: Sendable, Equatable {
         return seen
     }
 
+    /// A message without the diagnostic group the compiler names after it since Swift 6.2
+    /// (`overlapping accesses to 'v' ... [#ExclusivityViolation]`): the group is how the
+    /// compiler files the message, not what it says, and older compilers, and every book, say the
+    /// message alone.
+    package static func withoutGroup(_ message: String) -> String {
+        guard message.hasSuffix("]"), let open = message.range(of: " [#", options: .backwards) else { return message }
+        let name = message[open.upperBound..<message.index(before: message.endIndex)]
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return message }
+        return withoutGroup(String(message[..<open.lowerBound]))
+    }
+
     static func parseLine(_ line: Substring) -> CompilerDiagnostic? {
         for severity in ["error", "warning", "note"] {
             let marker = ": \(severity): "
@@ -440,7 +451,7 @@ package struct CompilerDiagnostic: Sendable, Equatable {
                 }
                 continue
             }
-            let message = String(line[markerRange.upperBound...])
+            let message = CompilerDiagnostic.withoutGroup(String(line[markerRange.upperBound...]))
             let place = line[..<markerRange.lowerBound].split(separator: ":", omittingEmptySubsequences: false)
             if place.count >= 3, let lineNumber = Int(place[place.count - 2]),
                let column = Int(place[place.count - 1]) {
