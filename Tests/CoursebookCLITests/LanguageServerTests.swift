@@ -322,6 +322,37 @@ import Glibc
         #expect(client.diagnostics(for: uri) == nil)
     }
 
+    /// Closing a lesson whose check runs ends that check too: its findings are cleared, its
+    /// looping program ends and its scratch folders go (within seconds, not at its time
+    /// limit), and it publishes nothing afterwards.
+    @Test func closingALessonStopsItsCheck() throws {
+        let name = "07-closed.md"
+        try "# Closed\n\n```swift scenario\n// \(UUID())\nwhile true {}\n```\n\n```output\n```\n"
+            .write(to: lesson(name), atomically: true, encoding: .utf8)
+        let client = try LanguageClient(in: course, arguments: ["--timeout", "300"])
+        _ = client.initialize()
+        let uri = client.open(lesson(name))
+        var running: Set<pid_t> = []
+        for _ in 0..<2400 where running.isEmpty {
+            running = descendants(of: client.process.processIdentifier).filter(isScenarioProgram)
+            usleep(50_000)
+        }
+        #expect(!running.isEmpty, "the looping scenario never started")
+        client.notify("textDocument/didClose", ["textDocument": ["uri": uri]])
+        #expect(client.diagnostics(for: uri)?.isEmpty == true)
+        let scratch = "coursebook-\(client.process.processIdentifier)-"
+        func left() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? [])
+                .filter { $0.hasPrefix(scratch) }
+        }
+        func alive() -> Set<pid_t> { running.filter { kill($0, 0) == 0 && !isZombie($0) } }
+        for _ in 0..<600 where !alive().isEmpty || !left().isEmpty { usleep(50_000) }
+        #expect(alive().isEmpty, "the closed lesson's scenario still runs: \(alive().map { commandLine($0) })")
+        #expect(left().isEmpty, "scratch folders left: \(left())")
+        #expect(client.shutDown() == 0)
+        #expect(client.diagnostics(for: uri) == nil)
+    }
+
     /// `exit` without `shutdown` is status 1; either way no process of a check outlives the
     /// server: not a compiler at work, not a scenario's program.
     @Test(arguments: [false, true])
