@@ -179,14 +179,31 @@ package enum SitePages {
         let diagrams = input.diagrams
             ?? DiagramDrawer(storeFolder: nil, toolVersion: CoursebookVersion.current)
                 .diagrams(of: report, words: words.diagram, lessons: course.lessons.count)
+        // Every heading's anchor, known before any page is made: `doc:` links name them from
+        // other lessons.
+        var headingAnchors = zip(course.lessons, input.documents).map { lesson, document in
+            AnchorNamer.headingAnchors(of: lesson, footnoteLabels: document.footnoteLabels)
+        }
+        let docLinks = DocLinks(course.lessons)
         // The glossary's terms, read from its page's tables before any lesson links to them
-        // (its document renders the same blocks again later: the first rendering settles them).
+        // (its document renders the same blocks again later: the first rendering settles them,
+        // its `doc:` links too). On its page the terms take their anchors before the headings,
+        // so its headings' anchors are known only then; a `doc:` link of the glossary to one
+        // of its own headings goes where the heading's words alone would put it.
         let glossaryIndex = course.config.glossary.flatMap { name in course.lessons.firstIndex { $0.fileName == name } }
         let glossary = glossaryIndex.map { index in
-            Glossary(blocks: input.documents[index].renderBlocks(mentionHref: noteHref(from: index)),
+            Glossary(blocks: input.documents[index].renderBlocks(
+                        mentionHref: noteHref(from: index),
+                        references: .site(course, anchors: headingAnchors, docLinks: docLinks, from: index)),
                      page: pageHref(course.lessons[index]), language: course.config.language,
                      reserved: Set(course.lessons[index].notes.flatMap { ["dr\($0.number)", "dr\($0.number)-label"] } + ["main", "footnotes"]))
         }
+        if let glossaryIndex, let glossary {
+            headingAnchors[glossaryIndex] = AnchorNamer.headingAnchors(
+                of: course.lessons[glossaryIndex], footnoteLabels: input.documents[glossaryIndex].footnoteLabels,
+                reserving: glossary.anchors)
+        }
+        let allAnchors = headingAnchors
         let documents = LessonParts(input.documents)
         input.diagrams = nil
         input.documents = []
@@ -221,7 +238,10 @@ package enum SitePages {
                 diagrams: { block in lessonDiagrams[block] ?? "" },
                 coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
                 noteHref: noteHref(from: index),
-                aboutNotesHref: aboutNotesHref, glossary: glossary, isGlossary: index == glossaryIndex)
+                aboutNotesHref: aboutNotesHref,
+                headingAnchors: allAnchors.indices.contains(index) ? allAnchors[index] : [],
+                references: .site(course, anchors: allAnchors, docLinks: docLinks, from: index),
+                glossary: glossary, isGlossary: index == glossaryIndex)
             let body = LessonBody(lesson, document: document, context: context)
             // On the limitations page every note is on the same page; a footnote a note cites
             // stays on its lesson's page.
