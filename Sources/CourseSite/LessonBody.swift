@@ -399,7 +399,10 @@ struct LessonBody {
             return "<figure class=\"core\">\n<figcaption>\(title)</figcaption>\n\(listing)</figure>\n"
         case .output, .errors, .trap, .other:
             let language = block.language
-            let code = language == "swift" ? context.highlighted(block) : escapeHTML(block.code)
+            // What a program printed is shown as it was; an illustration in another language
+            // shows its placeholders as Swift's listings do.
+            let code = language == "swift" ? context.highlighted(block)
+                : block.role == .other ? PlaceholderText.tokens(inEscapedCode: escapeHTML(block.code)) : escapeHTML(block.code)
             let attribute = language.isEmpty ? "" : " class=\"language-\(escapeHTML(language))\""
             return "<pre class=\"code\" tabindex=\"0\"><code\(attribute)>\(Self.lines(code))</code></pre>\n"
         }

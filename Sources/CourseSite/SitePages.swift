@@ -261,6 +261,7 @@ package enum SitePages {
             layout["pageTitle"] = .text(title)
             layout["pageDescription"] = .text(description)
             layout["content"] = .html(content)
+            layout["stylesheets"] = common.stylesheets(PageStyles(content: content))
             return SiteFile(path: "", bytes: Array(templates.layout.render(layout).utf8))
         }
         @Sendable func title(_ lesson: Lesson) -> String { lesson.title ?? lesson.slug }
@@ -379,6 +380,10 @@ package enum SitePages {
         wholeLayout["content"] = .deferred(DeferredHTML(isEmpty: templates.print.rendersNothing(wholeContent)) { write in
             templates.print.render(wholeContent, writing: write)
         })
+        // The whole course holds what its header and every lesson hold.
+        var wholeHeader = wholeContent
+        wholeHeader["lessons"] = .list([])
+        wholeLayout["stylesheets"] = common.stylesheets(PageStyles(contents: [templates.print.render(wholeHeader)] + rendered.map(\.body.html)))
         let wholeValues = wholeLayout
         try sink.addStreamed(path: printPage) { write in templates.layout.render(wholeValues, writing: write) }
 
@@ -426,9 +431,12 @@ private struct CommonValues: Sendable {
     /// The lessons that state notes: number, title, href, anchor and the range of their notes.
     var noteGroups: [TemplateRecord]
     var lessonEntries: TemplateValue
+    /// The site's assets, for the sheets a page links.
+    var assets: SiteAssets
 
     init(course: Course, words: SiteWords, swiftVersion: String, bodies: [LessonBody], assets: SiteAssets,
          search: Bool) {
+        self.assets = assets
         func noteLinks(_ numbers: [Int]) -> TemplateValue {
             .list(numbers.map { ["label": .text("DR\($0)"), "href": .text("#dr\($0)")] })
         }
@@ -473,7 +481,8 @@ private struct CommonValues: Sendable {
             "aboutNotesHref": .text("\(SitePages.limitationsPage)#\(SitePages.aboutNotesAnchor)"),
             "printHref": .text(SitePages.printPage),
             "searchHref": .text(search ? SitePages.searchPage : ""),
-            "stylesheet": .text(assets.href("style.css") ?? "assets/style.css"),
+            "stylesheet": .text(assets.href(PageStyles.base) ?? "assets/style.css"),
+            "stylesheets": .list([]),
             "searchScript": .text(assets.href("search.js") ?? ""),
             "favicon": .text(SitePages.favicon),
             "swiftVersion": .text(swiftVersion),
@@ -506,6 +515,11 @@ private struct CommonValues: Sendable {
                 "wholeCourseLink": .text(words.wholeCourseLink),
             ]),
         ]
+    }
+
+    /// The layout's `stylesheets`: where in the site each part sheet a page links is.
+    func stylesheets(_ styles: PageStyles) -> TemplateValue {
+        .list(styles.files.compactMap { file in assets.href(file).map { ["href": .text($0)] } })
     }
 
     func values(current: Int?, isIndex: Bool = false, isLimitations: Bool = false, isPrint: Bool = false,

@@ -1024,7 +1024,9 @@ package final class LessonDocument: @unchecked Sendable {
         func html(_ node: OpaquePointer) -> String {
             guard let rendered = cmark_render_html(node, CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES, extensions) else { return "" }
             defer { allocator!.pointee.free(rendered) }
-            return String(cString: rendered)
+            // An editor placeholder in inline code (or in a code block inside a list or a
+            // quote) shows as Xcode's token, as it does in a Swift listing.
+            return PlaceholderText.tokens(inCodeOf: String(cString: rendered))
         }
     }
 }

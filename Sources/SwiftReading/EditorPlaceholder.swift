@@ -1,3 +1,4 @@
+internal import CourseModel
 internal import SwiftDiagnostics
 internal import SwiftParserDiagnostics
 internal import SwiftSyntax
@@ -36,14 +37,7 @@ enum EditorPlaceholder {
     /// What Xcode shows of a placeholder (its text with `<#` and `#>`): a typed one,
     /// `T##label##Type` (`##Type` may be left out, or followed by `##` and another type), its
     /// label; any other, its text.
-    static func name(_ placeholder: some StringProtocol) -> String {
-        var text = Substring(placeholder)
-        if text.hasPrefix("<#") { text = text.dropFirst(2) }
-        if text.hasSuffix("#>") { text = text.dropLast(2) }
-        guard text.hasPrefix("T##") else { return String(text) }
-        let typed = text.dropFirst(3)
-        return String(typed.ranges(of: "##").first.map { typed[..<$0.lowerBound] } ?? typed)
-    }
+    static func name(_ placeholder: some StringProtocol) -> String { PlaceholderText.name(placeholder) }
 
     /// The parser's messages that a placeholder itself stands behind.
     private static let ownMessages: Set<MessageID> = [
@@ -57,7 +51,7 @@ enum EditorPlaceholder {
     /// where a parameter needs a `:` and a type; `<#parameter name#>: <#type#>` alone on a
     /// line). The diagnostic's node holds a placeholder, or the token just before or after
     /// where it points is one.
-    static func explains(_ diagnostic: Diagnostic, placeholders: [Range<Int>], tokens: [Range<Int>]) -> Bool {
+    static func explains(_ diagnostic: SwiftDiagnostics.Diagnostic, placeholders: [Range<Int>], tokens: [Range<Int>]) -> Bool {
         if ownMessages.contains(diagnostic.diagnosticID) { return true }
         func touches(_ range: Range<Int>) -> Bool {
             placeholders.contains { $0.overlaps(range) || (range.isEmpty && $0.contains(range.lowerBound)) }

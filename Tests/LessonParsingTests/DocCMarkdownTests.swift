@@ -134,6 +134,16 @@ struct DocCMarkdownTests {
         #expect(!html.contains("doc:") && !html.contains("<img"))
     }
 
+    /// An editor placeholder in inline code, or in a code block inside a list, is Xcode's
+    /// token as in a Swift listing; one that does not close on its line stays as written.
+    @Test func placeholdersInInlineCodeAreTokens() {
+        let blocks = parse("Write `f(<#x#>, <#T##y: Int##Int#>)` or <#not code#>.\n\n- item\n\n  ```sh\n  run <#file#> <#open\n  ```\n").renderBlocks(mentionHref: { _ in nil })
+        #expect(blocks.first == .html("<p>Write <code>f(<span class=\"tok-placeholder\">x</span>, <span class=\"tok-placeholder\">y: Int</span>)</code> or &lt;#not code#&gt;.</p>\n", block: 0))
+        guard case .html(let list, _)? = blocks.dropFirst().first else { Issue.record("no list: \(blocks)"); return }
+        #expect(list.contains("run <span class=\"tok-placeholder\">file</span> &lt;#open\n</code>"), "\(list)")
+        #expect(PlaceholderText.tokens(inEscapedCode: "&lt;#a &lt;#b#&gt; c#&gt;") == "&lt;#a <span class=\"tok-placeholder\">b</span> c#&gt;")
+    }
+
     @Test func footnoteLabelsAreKnownBeforeThePage() {
         let document = parse("A[^b] and B[^a-1].\n\n[^a-1]: First defined.\n\n[^b]: Cited first.\n\n[^unused]: Never cited.\n")
         #expect(Set(document.footnoteLabels) == ["a-1", "b"])
