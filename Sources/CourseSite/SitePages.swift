@@ -396,8 +396,13 @@ package enum SitePages {
             pages += 1
         }
 
-        for file in assets.files { try sink.add(file) }
-        return (pages, assets.files.count)
+        // A part sheet no page links is not sent (a course without a refusal has no use for
+        // their styles).
+        let linked = common.linkedParts.withLock { $0 }
+        let unlinked = Set(PageStyles.parts.map(\.file).filter { !linked.contains($0) }.compactMap(assets.href))
+        let shipped = assets.files.filter { !unlinked.contains($0.path) }
+        for file in shipped { try sink.add(file) }
+        return (pages, shipped.count)
     }
 
     /// Every file of the site, collected: for tests and small courses.
@@ -433,6 +438,8 @@ private struct CommonValues: Sendable {
     var lessonEntries: TemplateValue
     /// The site's assets, for the sheets a page links.
     var assets: SiteAssets
+    /// The part sheets some page has linked so far: a site ships those and no other.
+    let linkedParts = Locked<Set<String>>([])
 
     init(course: Course, words: SiteWords, swiftVersion: String, bodies: [LessonBody], assets: SiteAssets,
          search: Bool) {
@@ -519,7 +526,8 @@ private struct CommonValues: Sendable {
 
     /// The layout's `stylesheets`: where in the site each part sheet a page links is.
     func stylesheets(_ styles: PageStyles) -> TemplateValue {
-        .list(styles.files.compactMap { file in assets.href(file).map { ["href": .text($0)] } })
+        linkedParts.withLock { $0.formUnion(styles.files) }
+        return .list(styles.files.compactMap { file in assets.href(file).map { ["href": .text($0)] } })
     }
 
     func values(current: Int?, isIndex: Bool = false, isLimitations: Bool = false, isPrint: Bool = false,

@@ -17,10 +17,14 @@ struct BuildCommandTests {
         let out = root.appendingPathComponent("site")
         let result = try build("passing", out: out, ["--no-search"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.standardOutput.hasSuffix("2 passed, 0 failed, 1 skipped\nwrote \(out.path): 4 pages (1 lesson, index, limitations, whole course) and 1 asset\n"))
+        #expect(result.standardOutput.hasSuffix("2 passed, 0 failed, 1 skipped\nwrote \(out.path): 4 pages (1 lesson, index, limitations, whole course) and 4 assets\n"))
         let files = try FileManager.default.subpathsOfDirectory(atPath: out.path).sorted()
-        #expect(files.count == 7)
-        #expect(files.filter { !$0.hasPrefix("assets/style.") } == [".coursebook-site", "01-counter.html", "assets", "index.html", "limitations.html", "print.html"])
+        #expect(files.count == 10)
+        // The part sheets its pages link (the lesson's diagrams, the index, the limitations
+        // page), and no other: no refusal, callout or placeholder here.
+        #expect(files.filter { !$0.hasPrefix("assets/style.") }.map { $0.replacingOccurrences(of: #"\.[0-9a-f]{10}\.css$"#, with: ".css", options: .regularExpression) }
+                == [".coursebook-site", "01-counter.html", "assets", "assets/style-diagrams.css", "assets/style-index.css", "assets/style-limitations.css",
+                    "index.html", "limitations.html", "print.html"])
         #expect(files.contains { $0.range(of: #"^assets/style\.[0-9a-f]{10}\.css$"#, options: .regularExpression) != nil }, "\(files)")
     }
 
@@ -32,7 +36,7 @@ struct BuildCommandTests {
         let without = root.appendingPathComponent("without")
         let result = try build("passing", out: without, environment: ["COURSEBOOK_PAGEFIND": ""])
         #expect(result.status == 0, "\(result)")
-        #expect(result.standardOutput.hasSuffix("wrote \(without.path): 4 pages (1 lesson, index, limitations, whole course) and 1 asset\nsearch: pagefind is not installed, so the site has no search ('pip install pagefind-bin' adds it)\n"))
+        #expect(result.standardOutput.hasSuffix("wrote \(without.path): 4 pages (1 lesson, index, limitations, whole course) and 4 assets\nsearch: pagefind is not installed, so the site has no search ('pip install pagefind-bin' adds it)\n"))
         #expect(!FileManager.default.fileExists(atPath: without.appendingPathComponent("search.html").path))
         #expect(try !String(contentsOf: without.appendingPathComponent("01-counter.html"), encoding: .utf8).contains("search"))
 
@@ -43,7 +47,7 @@ struct BuildCommandTests {
         let with = root.appendingPathComponent("with")
         let indexed = try build("passing", out: with)
         #expect(indexed.status == 0, "\(indexed)")
-        #expect(indexed.standardOutput.hasSuffix("wrote \(with.path): 5 pages (1 lesson, index, limitations, whole course, search) and 2 assets\nsearch: pagefind indexed 1 page\n"))
+        #expect(indexed.standardOutput.hasSuffix("wrote \(with.path): 5 pages (1 lesson, index, limitations, whole course, search) and 5 assets\nsearch: pagefind indexed 1 page\n"))
         #expect(FileManager.default.fileExists(atPath: with.appendingPathComponent("pagefind/pagefind.js").path))
         #expect(try String(contentsOf: with.appendingPathComponent("01-counter.html"), encoding: .utf8)
             .contains("<form class=\"site-search\" role=\"search\" action=\"search.html\" data-script=\"assets/search."))

@@ -70,7 +70,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: root) }
         let watch = try RunningCommand(["watch", "course", "--out", "course/_site", "--no-search"], in: root)
         let first = try #require(watch.waitForLine { $0.hasPrefix("watching") }, "\(watch.standardOutput)\(watch.standardError)")
-        #expect(watch.lines[first - 1].text == "wrote course/_site: 6 pages (3 lessons, index, limitations, whole course) and 1 asset")
+        #expect(watch.lines[first - 1].text == "wrote course/_site: 6 pages (3 lessons, index, limitations, whole course) and 3 assets")
         let page = course.appendingPathComponent("_site/01-tally.html")
         #expect(try String(contentsOf: page, encoding: .utf8).contains("the cat sat on the mat"))
 
