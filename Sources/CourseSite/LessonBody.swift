@@ -378,9 +378,9 @@ struct LessonBody {
                 let anchor = "group-" + AnchorNamer.slug(group)
                 if first.block.id == block.id {
                     groupAnchor = " id=\"\(anchor)\""
-                    groupNote = " <span class=\"group-note\" data-pagefind-ignore>\(escapeHTML(words.startsProgram))</span>"
+                    groupNote = (caption.isEmpty ? "" : " ") + "<span class=\"group-note\" data-pagefind-ignore>\(escapeHTML(words.startsProgram))</span>"
                 } else {
-                    groupNote = " <a class=\"group-note\" href=\"#\(anchor)\" data-pagefind-ignore>\(escapeHTML(words.continuesProgram))</a>"
+                    groupNote = (caption.isEmpty ? "" : " ") + "<a class=\"group-note\" href=\"#\(anchor)\" data-pagefind-ignore>\(escapeHTML(words.continuesProgram))</a>"
                 }
             }
             var html = """
