@@ -213,6 +213,9 @@ struct LessonBody {
             if let trap = result?.verifiedTrap { html += trapLine(trap, words: words) }
             return html + "</div>\n" + context.diagrams(scenario.block.id)
         }
+        // A block of a group with no `output` block of its own passes what it prints on to
+        // the group's next one, which shows it.
+        if scenario.group != nil, scenario.expectation.isEmpty { return "" }
         var html = """
             <div class="output unverified" data-pagefind-ignore>
             <p class="output-label"><span class="kind">\(escapeHTML(words.output))</span> <span class="badge">\(escapeHTML(words.notRunBadge))</span> \(escapeHTML(words.notVerified))</p>
