@@ -35,11 +35,25 @@ package enum CourseCheck {
     package static func scenariosToRun(_ course: Course) -> [(place: ScenarioPlace, source: ScenarioSource)] {
         var found: [(ScenarioPlace, ScenarioSource)] = []
         for (lessonIndex, lesson) in course.lessons.enumerated() {
+            // A group is one program, run at the place of its first block.
+            var groupAt: [Int: [Int]] = [:]
+            var inGroup: Set<Int> = []
+            for group in groups(of: lesson) {
+                groupAt[group.members[0]] = group.members
+                inGroup.formUnion(group.members)
+            }
             for (scenarioIndex, scenario) in lesson.scenarios.enumerated() where !scenario.isSkipped {
-                found.append((ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex),
-                              ScenarioSource(code: scenario.code, file: lesson.path,
+                let place = ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex)
+                if let members = groupAt[scenarioIndex] {
+                    found.append((place, groupSource(members.map { lesson.scenarios[$0] }, in: lesson,
+                                                     languageMode: course.config.languageMode)))
+                    continue
+                }
+                if inGroup.contains(scenarioIndex) { continue }
+                found.append((place,
+                              ScenarioSource(code: scenario.compiledCode, file: lesson.path,
                                              firstLine: scenario.block.firstCodeLine,
-                                             columnOffsets: scenario.block.columnOffsets,
+                                             columnOffsets: scenario.compiledColumnOffsets,
                                              languageMode: scenario.languageMode ?? course.config.languageMode,
                                              goal: scenario.expectation.kind == .errors ? .typeCheck : .run)))
             }
@@ -59,6 +73,7 @@ package enum CourseCheck {
         outcomes: [ScenarioPlace: ScenarioOutcome], run: RunReport, compilerVersion: String,
         options: CheckOptions, scope: CheckScope = .wholeCourse, durations: [ScenarioPlace: Duration] = [:]
     ) -> CheckReport {
+        let outcomes = withGroupBlocks(course, outcomes)
         let judged = judgeLessons(course, facts: facts, outcomes: outcomes, options: options, scope: scope)
         var diagnostics: [Diagnostic] = []
         var edits: [Int: [BlockRewrite.Edit]] = [:]
@@ -167,7 +182,7 @@ package enum CourseCheck {
                 guard let outcome = outcomes[ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex)] else { return nil }
                 let verdict = evaluate(scenario, outcome: outcome, in: lesson, coreFiles: course.coreFiles,
                                        update: options.update)
-                guard verdict.status == .passed, course.config.diagrams == .on, scenario.drawsDiagrams,
+                guard verdict.status == .passed, course.config.diagrams == .on, scenario.drawsDiagrams, scenario.group == nil,
                       scenario.expectation.kind == .output, let output = outcome.completedOutput else { return (verdict, nil) }
                 return (verdict, ChangeDiagramRules.diagrams(for: scenario, output: output,
                                                              trees: facts[lessonIndex, scenario.block.id]?.trees ?? .none,

@@ -17,6 +17,9 @@ enum ScenarioFailure {
         case let .crashed(termination, output, standardError, _):
             return [.error(.scenarioCrashed, "scenario \(how(termination))", at: here,
                            attachment: printed(output, standardError))]
+        case .notReached(let stoppedAt):
+            return [.error(.groupNotReached,
+                           "block not run: the group's program stopped in its block at line \(stoppedAt)", at: here)]
         case let .timedOut(limit, output, standardError):
             return [.error(.scenarioTimeout,
                            "scenario ran longer than \(seconds(limit)) and was stopped (--timeout sets the limit)",

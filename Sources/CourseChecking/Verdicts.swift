@@ -35,6 +35,9 @@ extension CourseCheck {
 
     /// What the program printed against the `output` block (inserted by `update` when missing).
     static func judgeOutput(_ scenario: Scenario, printed: String, in lesson: Lesson, update: Bool) -> Verdict {
+        // The last block of a group may have no `output` block when nothing was printed since
+        // the group's last one.
+        if scenario.group != nil, scenario.expectation.isEmpty, printed.isEmpty { return (.passed, [], []) }
         if let byte = unholdableByte(in: printed) {
             return (.failed, [.error(
                 .outputUnholdable,
@@ -45,8 +48,18 @@ extension CourseCheck {
         // block already says what the program printed.
         guard let edit = outputEdit(for: scenario, printed: printed) else { return (.passed, [], []) }
         if update { return (.passed, [], [edit]) }
-        // A missing block is already an error of the lesson's structure.
-        guard let expected = scenario.expectation.output else { return (.failed, [], []) }
+        guard let expected = scenario.expectation.output else {
+            // The last block of a group without an `output` block: what it printed since the
+            // group's last `output` block has no block to stand in.
+            if scenario.group != nil {
+                return (.failed, [.error(
+                    .groupPrintedAfterLast,
+                    "the group 'group=\(scenario.group!)' printed after its last 'output' block; add an 'output' block after this block (or run 'coursebook check --update')",
+                    at: lesson.location(line: scenario.line), attachment: lessonOutput(printed))], [])
+            }
+            // A missing block is already an error of the lesson's structure.
+            return (.failed, [], [])
+        }
         return (.failed, [mismatch(scenario, expected: expected, actual: lessonOutput(printed), in: lesson)], [])
     }
 
@@ -173,7 +186,7 @@ extension CourseCheck {
                 finding.notes.append(.init(expects.prefix(1).uppercased() + expects.dropFirst(), at: lesson.location(line: trap.line)))
                 return finding
             }
-        case .compileFailed, .coreFailed, .typeChecked:
+        case .compileFailed, .coreFailed, .typeChecked, .notReached:
             return ScenarioFailure.findings(scenario, outcome: outcome, in: lesson)
         }
     }

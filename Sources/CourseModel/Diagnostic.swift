@@ -111,6 +111,11 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case trapMalformed = "trap-malformed"
     case trapMismatch = "trap-mismatch"
     case trapMissing = "trap-missing"
+    // Programs told over several blocks: `group=NAME`.
+    case groupNameInvalid = "group-name-invalid"
+    case groupExpectation = "group-expectation"
+    case groupPrintedAfterLast = "group-printed-after-last"
+    case groupNotReached = "group-not-reached"
     case toolchainUnavailable = "toolchain-unavailable"
     case sandboxUnavailable = "sandbox-unavailable"
     case cacheUnusable = "cache-unusable"

@@ -178,6 +178,18 @@ package struct CodeBlock: Sendable, Equatable {
 
     /// The line of the first line of code.
     package var firstCodeLine: Int { fence == nil ? line : line + 1 }
+
+    /// The name in its `group=NAME` attribute, when it has one that names something.
+    package var group: String? {
+        guard let attribute = attributes.last(where: { $0.hasPrefix(Scenario.groupAttributePrefix) }) else { return nil }
+        let name = String(attribute.dropFirst(Scenario.groupAttributePrefix.count))
+        return name.isEmpty ? nil : name
+    }
+
+    /// What a reader sees of its code: for a scenario, without its hidden lines.
+    package var shownCode: String {
+        role == .scenario || role == .skippedScenario ? HiddenLines.visible(code) : code
+    }
     /// How many lines of code the block holds.
     package var codeLineCount: Int { columnOffsets.count }
 
@@ -210,6 +222,18 @@ package struct Scenario: Sendable, Equatable {
     /// Its `output` block, when it has one.
     package var expected: CodeBlock? { expectation.output }
 
+    /// `group=shop`: the attribute that makes a block part of one program with the lesson's
+    /// other blocks of the same name (listings.md, section 4).
+    package static let groupAttributePrefix = "group="
+
+    /// The name of its group; nil for a program of its own.
+    package var group: String? { block.group }
+
+    /// Its code as the compiler gets it: hidden lines (`# `) without their mark.
+    package var compiledCode: String { HiddenLines.compiled(block.code) }
+    /// The bytes before the compiled code on each of its lesson lines.
+    package var compiledColumnOffsets: [Int] { HiddenLines.compiledColumnOffsets(block.code, block.columnOffsets) }
+
     package var code: String { block.code }
     package var line: Int { block.line }
 
@@ -220,7 +244,7 @@ package struct Scenario: Sendable, Equatable {
 
     /// The text after `// main.swift — ` on the scenario's first line, when it has one.
     package var caption: String? {
-        guard let first = code.split(separator: "\n", omittingEmptySubsequences: false).first,
+        guard let first = block.shownCode.split(separator: "\n", omittingEmptySubsequences: false).first,
               first.hasPrefix("//") else { return nil }
         var text = first.dropFirst(2).drop { $0 == " " }
         if text.hasPrefix("main.swift") {

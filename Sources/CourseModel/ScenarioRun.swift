@@ -20,6 +20,9 @@ package struct ScenarioSource: Sendable, Equatable {
     /// what type-checking the core says does not depend on it, so a run of many type-checks
     /// may check the core once for all such scenarios.
     package var leavesCoreAlone = false
+    /// For the program of a group (listings.md, section 4): its blocks, in the lesson's order;
+    /// `code` is then their concatenation. Empty for a scenario that is a program of its own.
+    package var parts: [ScenarioPart] = []
 
     package init(code: String, file: String, firstLine: Int, columnOffsets: [Int],
                  languageMode: LanguageMode? = nil, goal: ScenarioGoal = .run) {
@@ -31,8 +34,44 @@ package struct ScenarioSource: Sendable, Equatable {
         self.goal = goal
     }
 
+    /// The program of a group's blocks, `code` their concatenation.
+    package init(group parts: [ScenarioPart], file: String, languageMode: LanguageMode?) {
+        self.init(code: ProgramGroup.concatenation(parts), file: file, firstLine: parts.first?.firstLine ?? 1,
+                  columnOffsets: parts.flatMap(\.columnOffsets), languageMode: languageMode, goal: .run)
+        self.parts = parts
+    }
+
+    /// Whether it is the program of a group.
+    package var isGroup: Bool { !parts.isEmpty }
+
     /// The lesson lines the scenario's code occupies.
     package var lines: Range<Int> { firstLine..<firstLine + max(columnOffsets.count, 1) }
+
+    /// The lesson line of line `line` of its code (1-based; one past the last is the end of the
+    /// code), and the bytes before the code there.
+    package func lessonPlace(ofCodeLine line: Int) -> (line: Int, columnOffset: Int) {
+        guard isGroup, let (part, inPart) = ProgramGroup.place(ofLine: line, in: parts) else {
+            let index = line - 1
+            return (firstLine + line - 1, index >= 0 && index < columnOffsets.count ? columnOffsets[index] : 0)
+        }
+        let offsets = parts[part].columnOffsets
+        return (parts[part].firstLine + inPart - 1, inPart - 1 < offsets.count ? offsets[inPart - 1] : 0)
+    }
+
+    /// Whether a lesson line is one of its code's (or the end of a block's code).
+    package func holds(lessonLine line: Int) -> Bool {
+        guard isGroup else { return lines.contains(line) || line == lines.upperBound }
+        return parts.contains { line >= $0.firstLine && line <= $0.firstLine + max($0.columnOffsets.count, 1) }
+    }
+
+    /// The bytes before the code on a lesson line of its code.
+    package func columnOffset(atLessonLine line: Int) -> Int {
+        for part in isGroup ? parts : [ScenarioPart(code: code, firstLine: firstLine, columnOffsets: columnOffsets)] {
+            let index = line - part.firstLine
+            if index >= 0, index < part.columnOffsets.count { return part.columnOffsets[index] }
+        }
+        return 0
+    }
 }
 
 /// What running a scenario must find out.
@@ -122,6 +161,10 @@ package enum ScenarioOutcome: Sendable, Equatable {
     /// It reached a limit of the sandbox (memory, processes, open files, temporary space) and
     /// was stopped, or (memory) the runtime could not allocate within it.
     case limitReached(ScenarioLimit, output: String, standardError: String)
+    /// A block of a group that its program never reached: it stopped (crashed, was stopped)
+    /// in the block whose scenario starts at lesson line `stoppedAt`. Never from the runner:
+    /// the check gives it to the blocks after that one.
+    case notReached(stoppedAt: Int)
 
     /// The standard output of a scenario that ran to its end.
     package var completedOutput: String? {

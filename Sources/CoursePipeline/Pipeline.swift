@@ -366,7 +366,7 @@ package struct Pipeline: Sendable {
         if corePlaces {
             guess = nil
         } else {
-            guess = { source in ShapeGuess.fitsBatch(source.code, coreNames: coreNames) }
+            guess = { source in !source.isGroup && ShapeGuess.fitsBatch(source.code, coreNames: coreNames) }
         }
         let started: Background<RunStart>? = scope.shard != nil || sources.isEmpty ? nil : Background {
             runner.start(sources, batchGuess: guess)
@@ -408,12 +408,21 @@ package struct Pipeline: Sendable {
         // scenarios that ran were read above).
         var requests: [(code: String, need: SwiftBlockReader.Need)] = []
         var places: [(lesson: Int, block: Int)] = []
+        // A scenario is shown without its hidden lines, a group's block as itself: their pages
+        // highlight what the reader sees, not what was compiled.
+        var shownOnly: Set<Int> = []
         // A check of some lessons keeps only their findings: the others' blocks are not read.
         for (lessonIndex, lesson) in course.lessons.enumerated() where scope.includes(lesson: lessonIndex) {
             for block in lesson.codeBlocks where block.language == "swift" {
                 let need: SwiftBlockReader.Need
                 if case .illustration = block.role {
                     need = forSite ? .highlighted : .problems
+                } else if forSite, block.role == .scenario || block.role == .skippedScenario,
+                          block.group != nil || HiddenLines.appear(in: block.code) {
+                    shownOnly.insert(requests.count)
+                    requests.append((block.shownCode, .highlighted))
+                    places.append((lessonIndex, block.id))
+                    continue
                 } else if forSite, block.role != .output, block.role != .scenario {
                     need = .highlighted
                 } else {
@@ -423,8 +432,13 @@ package struct Pipeline: Sendable {
                 places.append((lessonIndex, block.id))
             }
         }
-        for (place, reading) in zip(places, reader.read(requests)) {
-            facts[place.lesson, place.block] = Self.facts(reading)
+        for (index, (place, reading)) in zip(places, reader.read(requests)).enumerated() {
+            if shownOnly.contains(index), var known = facts[place.lesson, place.block] {
+                known.highlighted = Self.facts(reading).highlighted
+                facts[place.lesson, place.block] = known
+            } else {
+                facts[place.lesson, place.block] = Self.facts(reading)
+            }
         }
 
         let run = running.wait()
@@ -510,7 +524,9 @@ package struct Pipeline: Sendable {
                      corePlaces: Bool = false, traps: [Bool] = []) -> [ScenarioJob] {
         zip(sources, readings).enumerated().map { index, pair in
             let (source, reading) = pair
-            let ownProgram = corePlaces || reading.needsOwnProgram || !coreNames.isDisjoint(with: reading.declaredNames)
+            // A group's program is the concatenation of its blocks as `main.swift` (with the
+            // file that marks where each block ends): a program of its own.
+            let ownProgram = source.isGroup || corePlaces || reading.needsOwnProgram || !coreNames.isDisjoint(with: reading.declaredNames)
                 || (index < traps.count && traps[index])
             return ScenarioJob(source: source, shape: ScenarioShape(needsOwnProgram: ownProgram,
                                                                      hasMainAttribute: reading.hasMainAttribute))

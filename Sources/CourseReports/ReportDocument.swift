@@ -169,7 +169,7 @@ extension ReportDocument {
         case let .completed(output, _, _): return output
         case let .crashed(_, output, _, _), let .timedOut(_, output, _), let .outputCapped(_, output, _),
              let .limitReached(_, output, _): return output
-        case .compileFailed, .coreFailed, .typeChecked: return nil
+        case .compileFailed, .coreFailed, .typeChecked, .notReached: return nil
         }
     }
 

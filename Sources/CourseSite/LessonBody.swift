@@ -214,6 +214,9 @@ struct LessonBody {
             if let trap = result?.verifiedTrap { html += trapLine(trap, words: words) }
             return html + "</div>\n" + context.diagrams(scenario.block.id)
         }
+        // A block of a group with no `output` block of its own passes what it prints on to
+        // the group's next one, which shows it.
+        if scenario.group != nil, scenario.expectation.isEmpty { return "" }
         var html = """
             <div class="output unverified" data-pagefind-ignore>
             <p class="output-label"><span class="kind">\(escapeHTML(words.output))</span> <span class="badge">\(escapeHTML(words.notRunBadge))</span> \(escapeHTML(words.notVerified))</p>
@@ -361,17 +364,32 @@ struct LessonBody {
                 caption = "<code>main.swift</code> — " + escapeHTML(text)
                 highlighted = String(highlighted.drop { $0 != "\n" }.dropFirst())
             }
-            // A refused scenario's erroring lines are marked in its code, each column under it.
+            // A refused scenario's erroring lines are marked in its code, each column under it
+            // (counted among the lines shown: hidden lines are not).
             let errors = result?.verifiedErrors ?? []
             let firstShown = scenario?.caption == nil ? 1 : 2
+            let hidden = HiddenLines.hiddenLineNumbers(block.code)
             var marks: [Int: [String]] = [:]
-            for error in errors where error.line >= firstShown {
-                marks[error.line - firstShown, default: []].append(characterColumn(error, in: block.code))
+            for error in errors where !hidden.contains(error.line) {
+                let shownLine = error.line - hidden.filter { $0 < error.line }.count
+                guard shownLine >= firstShown else { continue }
+                marks[shownLine - firstShown, default: []].append(characterColumn(error, in: HiddenLines.compiled(block.code)))
             }
             let refused = errors.isEmpty ? "" : " refused"
+            // A group's first block begins one program; the others link back to it.
+            var groupNote = "", groupAnchor = ""
+            if let group = block.group, let first = lesson.scenarios.first(where: { $0.group == group }) {
+                let anchor = "group-" + AnchorNamer.slug(group)
+                if first.block.id == block.id {
+                    groupAnchor = " id=\"\(anchor)\""
+                    groupNote = (caption.isEmpty ? "" : " ") + "<span class=\"group-note\" data-pagefind-ignore>\(escapeHTML(words.startsProgram))</span>"
+                } else {
+                    groupNote = (caption.isEmpty ? "" : " ") + "<a class=\"group-note\" href=\"#\(anchor)\" data-pagefind-ignore>\(escapeHTML(words.continuesProgram))</a>"
+                }
+            }
             var html = """
-                <figure class="scenario\(block.role == .skippedScenario ? " skipped" : "")\(refused)">
-                <figcaption><span class="kind" data-pagefind-ignore>\(escapeHTML(words.scenario))</span> \(caption)</figcaption>
+                <figure class="scenario\(block.role == .skippedScenario ? " skipped" : "")\(refused)"\(groupAnchor)>
+                <figcaption><span class="kind" data-pagefind-ignore>\(escapeHTML(words.scenario))</span> \(caption)\(groupNote)</figcaption>
                 <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(highlighted, marking: marks))</code></pre>
 
                 """

@@ -21,6 +21,10 @@ package struct SiteWords: Sendable {
     package var notVerified: String
     package var illustration: String
     package var illustrationNote: String
+    /// A group's blocks (`group=NAME`): the first says it begins one program, the others link
+    /// back to it.
+    package var startsProgram: String
+    package var continuesProgram: String
     package var coreFile: String
     package var coreRepeated: String
     package var skipToContent: String
@@ -105,6 +109,8 @@ package struct SiteWords: Sendable {
         notVerified: "Bu çıktı doğrulanmadı.",
         illustration: "Örnek kod",
         illustrationNote: "çalıştırılmaz, yalnız sözdizimi denetlenir",
+        startsProgram: "bir programın ilk parçası; sonraki parçalar onu sürdürür",
+        continuesProgram: "yukarıda başlayan programı sürdürür",
         coreFile: "Çekirdek dosya",
         coreRepeated: "önceki derstekiyle aynı; açmak için tıklayın",
         skipToContent: "İçeriğe geç",
@@ -159,6 +165,8 @@ package struct SiteWords: Sendable {
         notVerified: "This output is not verified.",
         illustration: "Illustration",
         illustrationNote: "not run, only parsed",
+        startsProgram: "the first part of one program, continued below",
+        continuesProgram: "continues the program begun above",
         coreFile: "Core file",
         coreRepeated: "the same as before; click to open",
         skipToContent: "Skip to content",

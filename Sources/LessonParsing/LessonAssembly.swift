@@ -117,8 +117,12 @@ package enum LessonAssembly {
                 "lesson has no title: its first level-1 heading ('# ...') names it",
                 at: at(1)))
         }
+        diagnostics += groupFindings(scenarios, at: at)
         for scenario in scenarios where !scenario.isSkipped && scenario.expectation.output == nil {
-            if scenario.expectation.isEmpty {
+            if scenario.expectation.isEmpty, scenario.group != nil {
+                // A block of a group passes what it prints on to the group's next `output` block.
+                continue
+            } else if scenario.expectation.isEmpty {
                 diagnostics.append(.error(
                     .scenarioWithoutOutput,
                     "scenario has no 'output' block; add one after it (or run 'coursebook check --update')",
@@ -194,6 +198,51 @@ package enum LessonAssembly {
         return nil
     }
 
+    /// What the blocks of a group may not say: an `errors` block (the group is one program that
+    /// must run; the failing code is a scenario of its own), a `trap` block but after its last
+    /// block, a language mode other than its first block's, or `skip` on some blocks only.
+    static func groupFindings(_ scenarios: [Scenario], at: (Int, Int) -> SourceLocation) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        var members: [String: [Scenario]] = [:]
+        var order: [String] = []
+        for scenario in scenarios {
+            guard let group = scenario.group else { continue }
+            if members[group] == nil { order.append(group) }
+            members[group, default: []].append(scenario)
+        }
+        for group in order {
+            let blocks = members[group]!
+            let first = blocks[0]
+            for (index, scenario) in blocks.enumerated() {
+                if let errors = scenario.expectation.errors {
+                    findings.append(.error(
+                        .groupExpectation,
+                        "an 'errors' block never follows a block of a group ('group=\(group)'): the group is one program that runs; write the code that must not compile as a scenario of its own, with the group's code it needs as hidden lines ('# ')",
+                        at: at(errors.line, 1)))
+                }
+                if let trap = scenario.expectation.trap, index != blocks.count - 1 {
+                    findings.append(.error(
+                        .groupExpectation,
+                        "a 'trap' block may follow only the last block of the group 'group=\(group)' (line \(blocks.last!.line)): it is about the whole program",
+                        at: at(trap.line, 1)))
+                }
+                if index > 0, scenario.languageMode != first.languageMode {
+                    findings.append(.error(
+                        .groupExpectation,
+                        "the blocks of the group 'group=\(group)' are one program in one language mode: this block's differs from the first block's (line \(first.line))",
+                        at: at(scenario.line, 1)))
+                }
+                if index > 0, scenario.isSkipped != first.isSkipped {
+                    findings.append(.error(
+                        .groupExpectation,
+                        "the blocks of the group 'group=\(group)' are one program: 'skip' is on all of them or on none (the first block, line \(first.line), \(first.isSkipped ? "has" : "has not"))",
+                        at: at(scenario.line, 1)))
+                }
+            }
+        }
+        return findings
+    }
+
     /// A scenario's `language-mode=N` attribute, when it names a mode (`interpret` reports one
     /// that does not).
     static func languageMode(of attributes: [String]) -> LanguageMode? {
@@ -265,7 +314,7 @@ package enum LessonAssembly {
         var role: CodeBlockRole
         switch language {
         case "swift":
-            var isScenario = false, skip = false, noDiagram = false, mode = false
+            var isScenario = false, skip = false, noDiagram = false, mode = false, group = false
             var core: String?? = .none
             for attribute in attributes {
                 switch attribute {
@@ -281,6 +330,15 @@ package enum LessonAssembly {
                             "'\(attribute)': the language mode is \(LanguageMode.allCases.map { "\(LanguageMode.attributePrefix)\($0.rawValue)" }.joined(separator: " or "))",
                             at: location))
                     }
+                case _ where attribute.hasPrefix(Scenario.groupAttributePrefix):
+                    group = true
+                    let name = attribute.dropFirst(Scenario.groupAttributePrefix.count)
+                    if name.isEmpty || !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
+                        findings.append(.error(
+                            .groupNameInvalid,
+                            "'\(attribute)': a group's name is letters, digits, '-' and '_' (group=shop)",
+                            at: location))
+                    }
                 case "core": core = .some(nil)
                 case _ where attribute.hasPrefix("core="):
                     let name = String(attribute.dropFirst("core=".count))
@@ -288,7 +346,7 @@ package enum LessonAssembly {
                 default:
                     findings.append(.warning(
                         .unknownAttribute,
-                        "unknown attribute '\(attribute)' on a swift block (known: scenario, skip, no-diagram, language-mode=5, language-mode=6, core, core=Name.swift)",
+                        "unknown attribute '\(attribute)' on a swift block (known: scenario, skip, no-diagram, language-mode=5, language-mode=6, group=NAME, core, core=Name.swift)",
                         at: location))
                 }
             }
@@ -311,6 +369,11 @@ package enum LessonAssembly {
             if mode, !isScenario {
                 findings.append(.warning(
                     .unknownAttribute, "'language-mode=N' applies only to 'swift scenario' blocks; this block is not compiled",
+                    at: location))
+            }
+            if group, !isScenario {
+                findings.append(.warning(
+                    .unknownAttribute, "'group=NAME' applies only to 'swift scenario' blocks; this block is not compiled",
                     at: location))
             }
             if isScenario {

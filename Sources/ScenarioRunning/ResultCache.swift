@@ -49,6 +49,11 @@ package struct ResultCache: Sendable {
         }
         hash.update("scenario \(source.code.utf8.count)\n")
         hash.update(source.code)
+        if source.isGroup {
+            // A group's program keeps its output split at its blocks: another result than the
+            // same code as one scenario.
+            hash.update("\ngroup " + ProgramGroup.startLines(source.parts).map(String.init).joined(separator: " "))
+        }
         return hash.finalize()
     }
 

@@ -104,7 +104,7 @@ package struct ScenarioRunner: Sendable {
     /// code of `main.swift` (main-actor isolated, its variables globals) otherwise than a
     /// function's body, so a batch could not promise the answer `main.swift` gives there.
     func batchable(_ source: ScenarioSource) -> Bool {
-        source.goal == .run && source.languageMode == settings.languageMode
+        source.goal == .run && !source.isGroup && source.languageMode == settings.languageMode
             && (settings.languageMode ?? compiler.defaultLanguageMode) == .swift5
     }
 
@@ -598,7 +598,12 @@ private final class RunSession: Sendable {
                 var placed = item
                 if item.file == ownFile {
                     placed.file = source.file
-                    placed.line = source.firstLine + item.line - 1
+                    placed.line = source.lessonPlace(ofCodeLine: item.line).line
+                } else if item.file == generated, source.isGroup {
+                    // Past the last directive: the end of the last block's code.
+                    placed.file = source.file
+                    placed.line = source.lessonPlace(ofCodeLine: ProgramGroup.concatenation(source.parts)
+                        .utf8.reduce(1) { $1 == 10 ? $0 + 1 : $0 }).line
                 } else if item.file == generated {
                     // Physical lines: the directive's, then the code from the lesson's first line.
                     placed.file = source.file
@@ -636,13 +641,50 @@ private final class RunSession: Sendable {
         var watcher = ScenarioWatcher(single: index, timeLimit: runner.settings.timeLimit,
                                       outputCap: runner.settings.outputCap, limits: limitsApplied)
         do {
-            let termination = try process(program, in: folder, batch: false).run(watching: &watcher)
+            var child = process(program, in: folder, batch: false)
+            // A group's program reads this run's token first (see `GroupOutput`).
+            let token = source.isGroup ? Self.groupToken() : nil
+            if let token {
+                let input = "\(folder)/group-token"
+                guard FileManager.default.createFile(atPath: input, contents: Data((token + "\n").utf8),
+                                                     attributes: [.posixPermissions: 0o600]) else {
+                    record([index], .crashed(.exited(127), output: "", standardError: "coursebook could not write \(input)"))
+                    return
+                }
+                child.standardInput = input
+            }
+            let termination = try child.run(watching: &watcher)
             for (outcomeIndex, outcome) in watcher.outcomes(after: termination) {
-                record([outcomeIndex], outcome)
+                record([outcomeIndex], token.map { Self.split(outcome, token: $0) } ?? outcome)
             }
             measured(watcher.durations())
         } catch {
             record([index], .crashed(.exited(127), output: "", standardError: error.description))
+        }
+    }
+
+    /// A token no program can know before it runs: 128 random bits.
+    static func groupToken() -> String {
+        (0..<4).map { _ in String(UInt32.random(in: 0...UInt32.max), radix: 16) }.joined(separator: "-")
+    }
+
+    /// A group program's outcome with its output split at its blocks (`GroupOutput.encoded`),
+    /// as it is kept and cached: the token of this run is gone from it.
+    static func split(_ outcome: ScenarioOutcome, token: String) -> ScenarioOutcome {
+        func cut(_ output: String) -> String { GroupOutput.encoded(GroupOutput.split(output, token: token)) }
+        switch outcome {
+        case let .completed(output, standardError, fromCache):
+            return .completed(output: cut(output), standardError: standardError, fromCache: fromCache)
+        case let .crashed(termination, output, standardError, fromCache):
+            return .crashed(termination, output: cut(output), standardError: standardError, fromCache: fromCache)
+        case let .timedOut(limit, output, standardError):
+            return .timedOut(limit: limit, output: cut(output), standardError: standardError)
+        case let .outputCapped(cap, output, standardError):
+            return .outputCapped(cap: cap, output: cut(output), standardError: standardError)
+        case let .limitReached(limit, output, standardError):
+            return .limitReached(limit, output: cut(output), standardError: standardError)
+        case .compileFailed, .coreFailed, .typeChecked, .notReached:
+            return outcome
         }
     }
 
@@ -736,10 +778,8 @@ private final class RunSession: Sendable {
                 return SourceLocation(file: core.displayPath, line: item.line, column: item.column)
             }
             // The line after the code (the closing fence) is where the end of the code is.
-            guard item.file == scenario.file,
-                  scenario.lines.contains(item.line) || item.line == scenario.lines.upperBound else { return nil }
-            let codeLine = item.line - scenario.firstLine
-            let offset = codeLine < scenario.columnOffsets.count ? scenario.columnOffsets[codeLine] : 0
+            guard item.file == scenario.file, scenario.holds(lessonLine: item.line) else { return nil }
+            let offset = scenario.columnOffset(atLessonLine: item.line)
             return SourceLocation(file: scenario.file, line: item.line, column: item.column + offset)
         }
         let location = place(diagnostic) ?? SourceLocation(file: scenario.file, line: scenario.firstLine)

@@ -13,7 +13,7 @@ import Testing
 @Suite(.serialized) struct SitePagesTests {
     static let versionMark = "SWIFT-VERSION"
 
-    @Test(arguments: ["site", "markdown", "must-fail", "docc-book"])
+    @Test(arguments: ["site", "markdown", "must-fail", "docc-book", "swift-book"])
     func pagesMatchTheGoldenFiles(fixture: String) throws {
         let golden = packageRoot.appendingPathComponent("Tests/Golden/\(fixture)")
         let (report, rendered) = try renderedFixture(fixture)
@@ -48,6 +48,27 @@ import Testing
     private func isFolder(_ url: URL) -> Bool {
         var folder: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &folder) && folder.boolValue
+    }
+
+    /// A Swift book's chapter (`Tests/Fixtures/swift-book`): no hidden line on the lesson page
+    /// or the whole-course page (what the search index reads), and a group's blocks say they
+    /// are one program, each linking back to its first block.
+    @Test func hiddenLinesAppearNowhereAndAGroupsBlocksLinkToItsFirst() throws {
+        let (report, files) = try renderedFixture("swift-book")
+        #expect(report.succeeded)
+        for path in ["01-classes.html", "print.html"] {
+            let page = files.text(path)
+            #expect(page.contains("describeSides"), "\(path)")
+            for hidden in ["func</span> describe(", "describe(triangle", "struct</span> <span class=\"tok-type\">Point", "# "] {
+                #expect(!page.contains(hidden), "\(path) shows '\(hidden)'")
+            }
+        }
+        let page = files.text("01-classes.html")
+        #expect(page.components(separatedBy: "<figure class=\"scenario\" id=\"group-shapes\">").count == 2)
+        #expect(page.contains("<span class=\"group-note\" data-pagefind-ignore>the first part of one program, continued below</span>"))
+        #expect(page.components(separatedBy: "<a class=\"group-note\" href=\"#group-shapes\" data-pagefind-ignore>continues the program begun above</a>").count == 8)
+        // The scenario of its own says nothing of a group.
+        #expect(page.components(separatedBy: "group-note").count == 9)
     }
 
     @Test func whatTheLessonPageSays() throws {
