@@ -380,16 +380,26 @@ package enum PatternMatch {
 
     static func unorderedRewrite(_ pattern: OutputPattern, _ actual: [Substring], budget: inout Budget) -> [String]? {
         guard let pairs = unorderedPairs(pattern, actual, budget: &budget) else { return nil }
-        var leftOver = pairs.anyLines.isEmpty ? pairs.leftOver[...] : []
+        var leftOver = pairs.leftOver
         var written: [String] = []
         for (index, line) in pattern.lines.enumerated() {
             if line.isAnyLines || pairs.partner[index] != nil {
                 written.append(line.text)
-            } else if let next = leftOver.popFirst() {
-                written.append(OutputPattern.literalLine(String(actual[next])))
+                continue
             }
+            // A line that lost its partner gives way to the line left over most like it (the
+            // longest common start; the first printed of equals), so that `apples: 3` become
+            // `apples: 4` whatever order the run printed in.
+            var best: Int?, bestLength = -1
+            for (slot, candidate) in leftOver.enumerated() {
+                guard budget.spend(1 + line.text.utf8.count / 16) else { return nil }
+                let length = zip(line.text.utf8, actual[candidate].utf8).prefix { $0 == $1 }.count
+                if length > bestLength { best = slot; bestLength = length }
+            }
+            if let best { written.append(OutputPattern.literalLine(String(actual[leftOver.remove(at: best)]))) }
         }
-        written += leftOver.map { OutputPattern.literalLine(String(actual[$0])) }
+        // The rest is written out, unless a `...` stands for it.
+        if pairs.anyLines.isEmpty { written += leftOver.map { OutputPattern.literalLine(String(actual[$0])) } }
         return written
     }
 }
