@@ -101,4 +101,22 @@ import Testing
         #expect(result.status == 1)
         #expect(result.standardError == "patterns/01-patterns.md:15:1: error: the patterns of the 'output' block at line 15 take more than 10000000 steps to compare with what the scenario at line 9 printed; write fewer '...' lines or globs with fewer '*'\n", "\(result)")
     }
+
+    /// The JSON report says which output blocks are unordered, and the merge of shards holds
+    /// their statuses to the same comparison (an unordered block compared in order would
+    /// make the passed shard inconsistent).
+    @Test func reportsCarryTheUnorderedBlocks() throws {
+        let (root, _) = try copy()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for shard in 1...2 {
+            let run = try coursebook(["check", "patterns", "--shard", "\(shard)/2", "--report", "shard-\(shard).json", "--no-cache"], in: root)
+            #expect(run.status == 0, "\(run)")
+        }
+        let json = try String(contentsOf: root.appendingPathComponent("shard-2.json"), encoding: .utf8)
+        #expect(json.contains("\"unordered\" : true"), "\(json)")
+        #expect(try String(contentsOf: root.appendingPathComponent("shard-1.json"), encoding: .utf8).contains("\"unordered\" : false"))
+        let merged = try coursebook(["merge-reports", "shard-1.json", "shard-2.json", "--report", "merged.json"], in: root)
+        #expect(merged.status == 0, "\(merged)")
+        #expect(try String(contentsOf: root.appendingPathComponent("merged.json"), encoding: .utf8).contains("\"unordered\" : true"))
+    }
 }
