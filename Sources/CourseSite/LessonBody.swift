@@ -204,7 +204,7 @@ struct LessonBody {
         if let output = result?.verifiedOutput {
             var html = """
                 <div class="output verified\(result?.verifiedTrap == nil ? "" : " trapped")" data-pagefind-ignore>
-                <p class="output-label"><span class="kind">\(escapeHTML(words.output))</span>\(scenario.expectation.output?.isUnordered == true ? " <span class=\"any-order\">" + escapeHTML(words.anyOrder) + "</span>" : "") <span class="badge"><span aria-hidden="true">✓</span> \(escapeHTML(words.verifiedWith(context.swiftVersion) + mode))</span></p>
+                <p class="output-label"><span class="kind">\(escapeHTML(words.output))</span>\(scenario.expectation.output?.isUnordered == true ? " <span class=\"badge\">" + escapeHTML(words.anyOrder) + "</span>" : "") <span class="badge"><span aria-hidden="true">✓</span> \(escapeHTML(words.verifiedWith(context.swiftVersion) + mode))</span></p>
 
                 """
             if let block = scenario.expectation.output, case let pattern = block.outputPattern, pattern.hasPatterns {
@@ -263,17 +263,17 @@ struct LessonBody {
                 let text = escapeHTML(line.text)
                 html.append(text.contains(",") ? text.replacingOccurrences(of: ",", with: ",<wbr>") : text)
             case .anyLines:
-                html.append("<span class=\"elision\" role=\"img\" aria-label=\"\(escapeHTML(words.linesLeftOut))\">⋯</span>")
+                html.append("<span class=\"badge elision\" role=\"img\" aria-label=\"\(escapeHTML(words.linesLeftOut))\">⋯</span>")
             case .glob(let pieces):
                 var text = ""
                 for piece in pieces {
                     switch piece {
                     case .text(let run): text += escapeHTML(run)
-                    case .anyRun: text += "<span class=\"wildcard\">*</span>"
-                    case .oneCharacter: text += "<span class=\"wildcard\">?</span>"
+                    case .anyRun: text += "<b class=\"wildcard\">*</b>"
+                    case .oneCharacter: text += "<b class=\"wildcard\">?</b>"
                     }
                 }
-                html.append(text + " <span class=\"pattern-mark\">\(escapeHTML(words.patternLine))</span>")
+                html.append(text + " <span class=\"badge pattern-mark\">\(escapeHTML(words.patternLine))</span>")
             }
         }
         return lines(html.joined(separator: "\n"), droppingFinalNewline: false)
