@@ -44,6 +44,10 @@ extension CourseCheck {
                 "scenario printed \(byte.name) on line \(byte.line) of its output, which an 'output' block cannot hold (\(byte.why)); print it some other way, such as escaped",
                 at: lesson.location(line: scenario.line))], [])
         }
+        if let expected = scenario.expectation.output,
+           OutputExpectation.compare(expected.code, lessonOutput(printed), unordered: expected.isUnordered) == .tooCostly {
+            return (.failed, [patternTooCostly(scenario, expected: expected, in: lesson)], [])
+        }
         // The edit `--update` makes (the editor's quick fix is the same one); none when the
         // block already says what the program printed.
         guard let edit = outputEdit(for: scenario, printed: printed) else { return (.passed, [], []) }
@@ -64,16 +68,31 @@ extension CourseCheck {
     }
 
     /// The finding for an output that differs: at the first expected line that differs, with
-    /// a unified diff from the expected block to what the scenario printed.
+    /// a unified diff from the expected block to what the scenario printed. For a block with
+    /// patterns, the diff goes to the block `--update` would write (its pattern lines that
+    /// still match kept), so that it shows only the lines that no longer match, not every
+    /// line a `...` or a glob stands for.
     static func mismatch(_ scenario: Scenario, expected: CodeBlock, actual: String, in lesson: Lesson) -> Diagnostic {
-        let first = LineDiff.firstDifference(LineDiff.lines(expected.code), LineDiff.lines(actual))
+        let patterned = expected.isUnordered || OutputPattern.holdsPatterns(expected.code)
+        let target = patterned
+            ? OutputExpectation.rewritten(expected.code, toStandFor: actual, unordered: expected.isUnordered) : actual
+        let first = LineDiff.firstDifference(LineDiff.lines(expected.code), LineDiff.lines(target))
         return .error(
             .outputMismatch,
             "output of the scenario at line \(scenario.line) differs from its 'output' block at line \(expected.line)",
             at: lesson.location(line: expected.firstCodeLine + first),
-            attachment: LineDiff.unified(from: expected.code, to: actual,
+            attachment: LineDiff.unified(from: expected.code, to: target,
                                          oldLabel: "expected (\(lesson.path):\(expected.line))",
-                                         newLabel: "actual"))
+                                         newLabel: patterned ? "actual (the block's patterns kept where they still match)" : "actual"))
+    }
+
+    /// The finding for a block whose patterns would take more than the matcher's budget to
+    /// hold against the output: the check stops there rather than run on.
+    static func patternTooCostly(_ scenario: Scenario, expected: CodeBlock, in lesson: Lesson) -> Diagnostic {
+        .error(
+            .outputPatternTooCostly,
+            "the patterns of the 'output' block at line \(expected.line) take more than \(PatternMatch.defaultBudget) steps to compare with what the scenario at line \(scenario.line) printed; write fewer '...' lines or globs with fewer '*'",
+            at: lesson.location(line: expected.line))
     }
 
     // MARK: errors
@@ -144,7 +163,7 @@ extension CourseCheck {
         var verdict = judgeOutput(scenario, printed: printed, in: lesson, update: update)
         if read.extraLine == nil, TrapExpectation.matches(read.message, message) { return verdict }
         if update {
-            verdict.edits.append(.init(.replaceCode(block), code: message.isEmpty ? "" : message + "\n",
+            verdict.edits.append(.init(.replaceCode(block), code: message.isEmpty ? "" : OutputPattern.literalLine(message) + "\n",
                                        summary: "updated the trap block of the scenario at line \(scenario.line)"))
             return verdict
         }

@@ -90,6 +90,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case outputRepeated = "output-repeated"
     case outputMismatch = "output-mismatch"
     case outputUnholdable = "output-unholdable"
+    case outputPatternTooCostly = "output-pattern-too-costly"
     case compileError = "compile-error"
     case coreCompileError = "core-compile-error"
     case scenarioCrashed = "scenario-crashed"

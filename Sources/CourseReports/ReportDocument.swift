@@ -77,6 +77,9 @@ package struct ReportDocument: Codable, Sendable, Equatable {
         package var actual: String?
         /// A trap scenario's output block and what it printed before the trap; nil for the others.
         package var output: OutputPair?
+        /// Whether its output block is ` ```output unordered ` (its lines compared in any order);
+        /// always written, read as false when missing (a report of an older coursebook).
+        package var unordered: Bool = false
         /// Seconds its program ran; 0 when it did not run here.
         package var duration: Double
         /// Whether its output came from the result cache.
@@ -157,7 +160,8 @@ extension ReportDocument {
             return ScenarioEntry(
                 file: lesson.path, line: result.scenario.line, caption: result.scenario.caption, status: status,
                 expectation: expectation.kind.rawValue, expected: expectation.block?.code, actual: actual,
-                output: output, duration: result.duration.map(Self.seconds) ?? 0, cached: result.fromCache,
+                output: output, unordered: expectation.output?.isUnordered ?? false,
+                duration: result.duration.map(Self.seconds) ?? 0, cached: result.fromCache,
                 findings: result.findings.map(Finding.init))
         }
         diagnostics = report.diagnostics.map(Finding.init)
@@ -288,6 +292,27 @@ extension ReportDocument.Scope {
 }
 
 extension ReportDocument.ScenarioEntry {
+    enum CodingKeys: String, CodingKey {
+        case file, line, caption, status, expectation, expected, actual, output, unordered, duration, cached, findings
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        file = try container.decode(String.self, forKey: .file)
+        line = try container.decode(Int.self, forKey: .line)
+        caption = try container.decodeIfPresent(String.self, forKey: .caption)
+        status = try container.decode(String.self, forKey: .status)
+        expectation = try container.decode(String.self, forKey: .expectation)
+        expected = try container.decodeIfPresent(String.self, forKey: .expected)
+        actual = try container.decodeIfPresent(String.self, forKey: .actual)
+        output = try container.decodeIfPresent(ReportDocument.OutputPair.self, forKey: .output)
+        // Missing in the reports of a coursebook before output patterns: none was unordered.
+        unordered = try container.decodeIfPresent(Bool.self, forKey: .unordered) ?? false
+        duration = try container.decode(Double.self, forKey: .duration)
+        cached = try container.decode(Bool.self, forKey: .cached)
+        findings = try container.decode([ReportDocument.Finding].self, forKey: .findings)
+    }
+
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)
@@ -298,6 +323,7 @@ extension ReportDocument.ScenarioEntry {
         try container.encode(expected, forKey: .expected)
         try container.encode(actual, forKey: .actual)
         try container.encode(output, forKey: .output)
+        try container.encode(unordered, forKey: .unordered)
         try container.encode(duration, forKey: .duration)
         try container.encode(cached, forKey: .cached)
         try container.encode(findings, forKey: .findings)

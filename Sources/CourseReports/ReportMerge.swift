@@ -153,11 +153,12 @@ package enum ReportMerge {
                 let stated = TrapExpectation.read(expected)
                 guard stated.extraLine == nil, TrapExpectation.matches(stated.message, actual),
                       let output = scenario.output, let printed = output.actual,
-                      OutputExpectation.matches(output.expected ?? "", CourseCheck.lessonOutput(printed)) else {
+                      OutputExpectation.matches(output.expected ?? "", CourseCheck.lessonOutput(printed),
+                                                unordered: scenario.unordered) else {
                     return "says passed, but its trap's message or its output ('actual') differs from its blocks ('expected')"
                 }
             default:
-                guard OutputExpectation.matches(expected, CourseCheck.lessonOutput(actual)) else {
+                guard OutputExpectation.matches(expected, CourseCheck.lessonOutput(actual), unordered: scenario.unordered) else {
                     return "says passed, but what it printed ('actual') differs from its 'output' block ('expected')"
                 }
             }

@@ -205,10 +205,14 @@ struct LessonBody {
         if let output = result?.verifiedOutput {
             var html = """
                 <div class="output verified\(result?.verifiedTrap == nil ? "" : " trapped")" data-pagefind-ignore>
-                <p class="output-label"><span class="kind">\(escapeHTML(words.output))</span> <span class="badge"><span aria-hidden="true">✓</span> \(escapeHTML(words.verifiedWith(context.swiftVersion) + mode))</span></p>
+                <p class="output-label"><span class="kind">\(escapeHTML(words.output))</span>\(scenario.expectation.output?.isUnordered == true ? " <span class=\"badge\">" + escapeHTML(words.anyOrder) + "</span>" : "") <span class="badge"><span aria-hidden="true">✓</span> \(escapeHTML(words.verifiedWith(context.swiftVersion) + mode))</span></p>
 
                 """
-            if result?.verifiedTrap == nil || !output.isEmpty {
+            if let block = scenario.expectation.output, case let pattern = block.outputPattern, pattern.hasPatterns {
+                // A block with patterns is shown as its author wrote it: the run matched it,
+                // and what it printed in full changes from run to run.
+                html += "<pre><samp>\(patternLines(pattern, words: words))</samp></pre>\n"
+            } else if result?.verifiedTrap == nil || !output.isEmpty {
                 html += "<pre><samp>\(outputLines(output.hasSuffix("\n") ? String(output.dropLast()) : output))</samp></pre>\n"
             }
             if let trap = result?.verifiedTrap { html += trapLine(trap, words: words) }
@@ -249,6 +253,34 @@ struct LessonBody {
         let text = message.isEmpty ? "<span class=\"trap-silent\">\(escapeHTML(words.trapWithoutMessage))</span>"
                                    : "<samp>\(escapeHTML(message))</samp>"
         return "<p class=\"trap\"><span class=\"trap-kind\">\(escapeHTML(words.trap))</span> \(text)</p>\n"
+    }
+
+    /// An output block's patterns, one element per line as `outputLines` makes them: a `...`
+    /// line as a marker named for the lines it leaves out, a glob line as written without its
+    /// ` (glob)` mark, its wildcards set apart and the line marked as a pattern, a literal line
+    /// as it is.
+    static func patternLines(_ pattern: OutputPattern, words: SiteWords) -> String {
+        var html: [String] = []
+        for line in pattern.lines {
+            switch line.kind {
+            case .literal:
+                let text = escapeHTML(line.text)
+                html.append(text.contains(",") ? text.replacingOccurrences(of: ",", with: ",<wbr>") : text)
+            case .anyLines:
+                html.append("<span class=\"badge elision\" role=\"img\" aria-label=\"\(escapeHTML(words.linesLeftOut))\">⋯</span>")
+            case .glob(let pieces):
+                var text = ""
+                for piece in pieces {
+                    switch piece {
+                    case .text(let run): text += escapeHTML(run)
+                    case .anyRun: text += "<b class=\"wildcard\">*</b>"
+                    case .oneCharacter: text += "<b class=\"wildcard\">?</b>"
+                    }
+                }
+                html.append(text + " <span class=\"badge pattern-mark\">\(escapeHTML(words.patternLine))</span>")
+            }
+        }
+        return lines(html.joined(separator: "\n"), droppingFinalNewline: false)
     }
 
     /// An output, one element per line, so that a line too long for the page wraps under a

@@ -80,6 +80,11 @@ package struct SiteWords: Sendable {
     package var footerWithRefusals: @Sendable (String) -> String
     /// What change diagrams say around their pictures.
     package var diagram: DiagramWords
+    /// An output shown as its block's patterns: what a `...` line stands for (its accessible
+    /// name), the mark of a line with wildcards, and the label of a block in any order.
+    package var linesLeftOut: String
+    package var patternLine: String
+    package var anyOrder: String
 
     /// The words for a BCP 47 tag; nil when none are built in for its language.
     package static func forLanguage(_ tag: String) -> SiteWords? {
@@ -144,7 +149,10 @@ package struct SiteWords: Sendable {
         noteCount: { "\($0) ölçüm sınırı" },
         footer: { "Bu sitedeki her çıktı, coursebook ile Swift \($0) üzerinde çalıştırılarak doğrulandı." },
         footerWithRefusals: { "Bu sitedeki her çıktı coursebook ile Swift \($0) üzerinde çalıştırılarak, her derleme hatası derlenerek doğrulandı." },
-        diagram: .turkish)
+        diagram: .turkish,
+        linesLeftOut: "burada satırlar atlandı",
+        patternLine: "desen",
+        anyOrder: "herhangi bir sırada")
 
     package static let english = SiteWords(
         contents: "Contents",
@@ -200,7 +208,10 @@ package struct SiteWords: Sendable {
         noteCount: { "\($0) limitation\($0 == 1 ? "" : "s")" },
         footer: { "Every output on this site was verified by running it with Swift \($0) through coursebook." },
         footerWithRefusals: { "Every output on this site was verified by running it, and every compile error by compiling it, with Swift \($0) through coursebook." },
-        diagram: .english)
+        diagram: .english,
+        linesLeftOut: "lines left out here",
+        patternLine: "pattern",
+        anyOrder: "in any order")
 }
 
 /// The words of change diagrams: plain text with `{name}` places, so that they can be part of

@@ -385,10 +385,14 @@ package enum LessonAssembly {
             }
         case "output", "errors", "trap":
             role = language == "output" ? .output : language == "errors" ? .errors : .trap
-            if !attributes.isEmpty {
+            // `output unordered`: its lines compared in any order (the only attribute of the three).
+            let unknown = language == "output" ? attributes.filter { $0 != OutputPattern.unorderedAttribute } : attributes
+            if !unknown.isEmpty {
                 findings.append(.warning(
                     .unknownAttribute,
-                    "an '\(language)' block takes no attributes; '\(attributes.joined(separator: " "))' is ignored",
+                    language == "output"
+                        ? "an 'output' block takes one attribute, 'unordered'; '\(unknown.joined(separator: " "))' is ignored"
+                        : "an '\(language)' block takes no attributes; '\(attributes.joined(separator: " "))' is ignored",
                     at: location))
             }
         default:

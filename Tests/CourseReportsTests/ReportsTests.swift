@@ -38,7 +38,8 @@ struct ReportDocumentTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
         let scenario = try #require((object["scenarios"] as? [[String: Any]])?[2])
         #expect(Set(scenario.keys) == ["file", "line", "caption", "status", "expectation", "expected", "actual", "output",
-                                       "duration", "cached", "findings"])
+                                       "unordered", "duration", "cached", "findings"])
+        #expect(scenario["unordered"] as? Bool == false)
         #expect(scenario["output"] is NSNull && scenario["expectation"] as? String == "output")
         #expect(scenario["expected"] is NSNull && scenario["actual"] is NSNull)
         #expect((object["scope"] as? [String: Any])?["shard"] as? String == "2/3")
