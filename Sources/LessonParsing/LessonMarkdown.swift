@@ -869,7 +869,8 @@ package final class LessonDocument: @unchecked Sendable {
         func html(_ node: OpaquePointer) -> String {
             guard let rendered = cmark_render_html(node, CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES, extensions) else { return "" }
             defer { allocator!.pointee.free(rendered) }
-            return String(cString: rendered)
+            // Past a depth no reader needs, the page and its search index get the text alone.
+            return NestingLimit.flattened(String(cString: rendered))
         }
     }
 }
