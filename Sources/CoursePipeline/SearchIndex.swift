@@ -78,6 +78,21 @@ package struct SearchIndexer: Sendable {
         return Outcome(pages: count, reused: false)
     }
 
+    /// The index in place at `previous` taken into `site` when its record proves it was built
+    /// from `pages` as they are now; else its files without their record (stale, until a
+    /// refresh), and nil.
+    func reuse(site: String, pages: [String], previous: String) -> Outcome? {
+        let digests = pages.map { page in
+            (page, readFile(atPath: site + "/" + page).map { SearchIndexRecord.digest($0) } ?? "")
+        }
+        if let reused = SearchIndexRecord.reuse(from: previous + "/" + Self.folder, pages: digests,
+                                                into: site + "/" + Self.folder) {
+            return Outcome(pages: reused, reused: true)
+        }
+        SearchIndexRecord.carryOver(from: previous + "/" + Self.folder, into: site + "/" + Self.folder)
+        return nil
+    }
+
     /// Runs Pagefind over a folder of just `pages`, made inside `site` and removed after.
     private func run(site: String, pages: [String]) throws(Failure) -> Int {
         let files = FileManager.default

@@ -84,6 +84,18 @@ struct SearchIndexRecord: Equatable {
         return names.sorted()
     }
 
+    /// The files of the index in `previous` (not its record) written into `folder` as they
+    /// are: a stale index, for the moments before a refresh.
+    static func carryOver(from previous: String, into folder: String) {
+        for name in files(under: previous) {
+            guard let content = readFile(atPath: previous + "/" + name) else { continue }
+            let path = folder + "/" + name
+            try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                     withIntermediateDirectories: true)
+            try? writeAtomically(content, to: path, keepingPermissions: false)
+        }
+    }
+
     /// The index in `previous` written into `folder`, when its record says it was built from
     /// exactly `pages` and each of its files is what the record says (read once: the bytes
     /// checked are the bytes written); returns how many pages it holds. Nil, with nothing left

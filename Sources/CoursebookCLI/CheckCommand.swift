@@ -98,7 +98,7 @@ extension BuildCommand {
     /// What a build wrote: its pages, assets and linked files, and its search index.
     static func printWritten(_ built: Pipeline.Built, to out: String, console: Console) {
         let kinds = [counted(built.lessonPages, "lesson"), "index"] + (built.limitationsPage ? ["limitations"] : [])
-            + ["whole course"] + (built.searchPages != nil ? ["search"] : [])
+            + ["whole course"] + (built.searchPages != nil || built.searchPending != nil ? ["search"] : [])
         let linked = built.linkedFiles == 0 ? "" : "; \(counted(built.linkedFiles, "file")) the lessons link to"
         console.out("wrote \(out): \(built.pages) pages (\(kinds.joined(separator: ", "))) and \(counted(built.assets, "asset"))\(linked)")
         if let pages = built.searchPages {
