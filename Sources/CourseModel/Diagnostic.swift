@@ -145,6 +145,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case languageWords = "language-words"
     case templateInvalid = "template-invalid"
     case siteNotWritten = "site-not-written"
+    case searchTimedOut = "search-timed-out"
     case checkFailed = "check-failed"
     // Reports, the author's loop.
     case reportNotWritten = "report-not-written"

@@ -58,6 +58,11 @@ package struct BuildCommandOptions: Sendable, Equatable {
     package var out = ""
     /// Whether the site gets a search index when Pagefind is installed (`--no-search`: no).
     package var search = true
+    /// Whether a new index is left for `Pipeline.refreshIndex`, after the pages are in place
+    /// (`watch` and `serve`: an author never waits for search). The site goes in with the
+    /// index in place when its record proves it current, else with the old index's files
+    /// (stale, without their record) until the refresh.
+    package var searchAfterPages = false
 
     package init() {}
 }

@@ -147,7 +147,10 @@ package struct CourseWatch: Sendable {
     /// of it as it ends; returns only when watching cannot go on: the course folder is not
     /// there, the files cannot be watched, no compiler or no sandbox (that no edit of the
     /// course can fix), or a site folder that `build` refuses.
+    /// With search, a round's pages are put in place and reported first; the index is
+    /// refreshed after, and `indexed` told how that went.
     package func run(starting: (_ changed: [String]) -> Void = { _ in },
+                     indexed: (Result<SearchIndexer.Outcome?, PipelineError>) -> Void = { _ in },
                      _ report: (Round) -> Void) throws(PipelineError) -> Never {
         try Self.requireFolder(course)
         let watch: FolderWatch
@@ -176,6 +179,13 @@ package struct CourseWatch: Sendable {
                 }
             }
             report(Round(number: number, changed: changed.map(plan.display), outcome: outcome))
+            if case .built(let built) = outcome, let pages = built.searchPending, let out {
+                do throws(PipelineError) {
+                    indexed(.success(try Pipeline().refreshIndex(out: out, pages: pages)))
+                } catch {
+                    indexed(.failure(error))
+                }
+            }
             let current = plan
             changed = watch.nextChanges(isRelevant: current.isRelevant)
             plan = WatchPlan.read(folder: course, out: out, previous: plan)
@@ -201,6 +211,7 @@ package struct CourseWatch: Sendable {
                 options.shared.course = course
                 options.out = out
                 options.search = search
+                options.searchAfterPages = true
                 return .built(try Pipeline().build(options))
             }
             var options = CheckCommandOptions()

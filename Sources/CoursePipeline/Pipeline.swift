@@ -53,6 +53,11 @@ package struct Pipeline: Sendable {
         /// How many pages the search index holds; nil when the site has none (Pagefind is not
         /// installed, or `--no-search`).
         package var searchPages: Int?
+        /// Whether the index is the one in place, its pages unchanged and its files verified
+        /// (Pagefind did not run).
+        package var searchReused: Bool = false
+        /// The pages still to index (`searchAfterPages`): `refreshIndex` indexes them.
+        package var searchPending: [String]?
         /// Whether Pagefind was looked for and not found (the command says so).
         package var searchUnavailable: Bool
     }
@@ -136,13 +141,23 @@ package struct Pipeline: Sendable {
         let staging = try render(consume input, out: options.out)
         // The drawings are read from the store as the pages are made.
         checked.report.cacheRefusals += drawings?.refusedEntries ?? 0
-        let searchPages = try indexer.map { indexer throws(PipelineError) in try index(staging.site, with: indexer) }
+        let pagesToIndex = course.lessons.map(SitePages.pageName)
+        var search: SearchIndexer.Outcome?
+        var pending: [String]?
+        if let indexer {
+            if options.searchAfterPages {
+                search = indexer.reuse(site: staging.site.folder, pages: pagesToIndex, previous: options.out)
+                if search == nil { pending = pagesToIndex }
+            } else {
+                search = try index(staging.site, with: indexer, pages: pagesToIndex, previous: options.out)
+            }
+        }
         try write(staging.site, out: options.out)
         release(course)
         return Built(checked: checked, pages: staging.pages, assets: staging.assets,
                      linkedFiles: course.linkedFiles.count, lessonPages: course.lessons.count,
-                     limitationsPage: SitePages.hasLimitationsPage(course), searchPages: searchPages,
-                     searchUnavailable: options.search && indexer == nil)
+                     limitationsPage: SitePages.hasLimitationsPage(course), searchPages: search?.pages,
+                     searchReused: search?.reused ?? false, searchPending: pending, searchUnavailable: options.search && indexer == nil)
     }
 
     /// Freeing a large course's parsed documents and pages takes tens of milliseconds: a
@@ -590,14 +605,45 @@ package struct Pipeline: Sendable {
 
     /// The search index of the staged site, before it is swapped in: a site is never in place
     /// with a search page and no index.
-    func index(_ staging: SiteStaging, with indexer: SearchIndexer) throws(PipelineError) -> Int {
+    func index(_ staging: SiteStaging, with indexer: SearchIndexer, pages: [String],
+               previous: String?) throws(PipelineError) -> SearchIndexer.Outcome {
         do {
-            return try indexer.index(site: staging.folder)
+            return try indexer.index(site: staging.folder, pages: pages, previous: previous)
         } catch {
             staging.discard()
-            throw PipelineError(.index, path: indexer.executable, status: .siteNotWritten,
-                                diagnostic: .error(.siteNotWritten, "cannot index the site for search: \(error)", at: nil))
+            throw PipelineError(.index, path: indexer.executable, status: error.timedOut ? .searchTimedOut : .siteNotWritten,
+                                diagnostic: .error(error.timedOut ? .searchTimedOut : .siteNotWritten,
+                                                   "cannot index the site for search: \(error)", at: nil))
         }
+    }
+
+    /// A new search index for the site in place at `out`, made from `pages` after they were
+    /// written (`BuildCommandOptions.searchAfterPages`): the site is staged again from its own
+    /// files (hard links), indexed, and swapped in, so that a reader never sees half an index.
+    package func refreshIndex(out: String, pages: [String]) throws(PipelineError) -> SearchIndexer.Outcome? {
+        guard let indexer = SearchIndexer.locate() else { return nil }
+        let staging: SiteStaging
+        do {
+            staging = try SiteStaging(destination: out)
+        } catch {
+            throw siteError(.index, error)
+        }
+        let files = FileManager.default
+        for name in SearchIndexRecord.files(under: out)
+        where name != SiteWriter.marker && !name.hasPrefix(SearchIndexer.folder + "/") {
+            let target = staging.folder + "/" + name
+            do {
+                try files.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                if link(out + "/" + name, target) != 0 { try files.copyItem(atPath: out + "/" + name, toPath: target) }
+            } catch {
+                staging.discard()
+                throw PipelineError(.index, path: out, status: .siteNotWritten,
+                                    diagnostic: .error(.siteNotWritten, "cannot index the site for search: \(error.localizedDescription)", at: nil))
+            }
+        }
+        let outcome = try index(staging, with: indexer, pages: pages, previous: nil)
+        try write(staging, out: out)
+        return outcome
     }
 
     // MARK: write

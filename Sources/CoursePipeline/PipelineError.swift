@@ -34,6 +34,8 @@ package enum ExitStatus: Int32, Error, CaseIterable, Sendable {
     case sandboxUnavailable = 6
     /// `watch` cannot watch the course's files (inotify), or `serve` cannot listen on its port.
     case watchOrServeUnavailable = 7
+    /// Pagefind took longer than the search time limit (`COURSEBOOK_SEARCH_TIME_LIMIT`).
+    case searchTimedOut = 8
     /// Stopped by a signal: 128 + SIGHUP, SIGINT, SIGTERM (the shell's convention).
     case hangUp = 129
     case interrupted = 130

@@ -1,4 +1,5 @@
 internal import CourseModel
+import CourseFiles
 import Foundation
 import ScenarioRunning
 
@@ -9,44 +10,137 @@ import ScenarioRunning
 package struct SearchIndexer: Sendable {
     /// The `pagefind` program.
     package var executable: String
+    /// How long Pagefind may take before it is stopped and the build fails with a finding.
+    package var timeLimit: Duration = .seconds(SearchIndexer.defaultTimeLimitSeconds)
+
+    /// The time limit when `COURSEBOOK_SEARCH_TIME_LIMIT` (seconds) does not set one.
+    package static let defaultTimeLimitSeconds = 60
+
+    init(executable: String) {
+        self.executable = executable
+    }
 
     /// `COURSEBOOK_PAGEFIND` when set (a path; empty for none), else `pagefind` on `PATH`.
     package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> SearchIndexer? {
+        let found: String?
         if let chosen = environment["COURSEBOOK_PAGEFIND"] {
-            return chosen.isEmpty ? nil : findOnPath(chosen, path: environment["PATH"]).map(SearchIndexer.init)
+            found = chosen.isEmpty ? nil : findOnPath(chosen, path: environment["PATH"])
+        } else {
+            found = findOnPath("pagefind", path: environment["PATH"]) ?? findOnPath("pagefind_extended", path: environment["PATH"])
         }
-        return (findOnPath("pagefind", path: environment["PATH"]) ?? findOnPath("pagefind_extended", path: environment["PATH"]))
-            .map(SearchIndexer.init)
+        guard let found else { return nil }
+        var indexer = SearchIndexer(executable: found)
+        if let seconds = environment["COURSEBOOK_SEARCH_TIME_LIMIT"].flatMap(Double.init), seconds > 0, seconds.isFinite {
+            indexer.timeLimit = .milliseconds(Int64(seconds * 1000))
+        }
+        return indexer
     }
 
     /// What Pagefind did, and why it could not.
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
+        /// Pagefind took longer than the time limit and was stopped.
+        package var timedOut = false
     }
 
-    /// Indexes the pages of `site` (every page that marks its text `data-pagefind-body`: the
-    /// lessons and the limitations page) into `site/pagefind/`; returns how many pages it read.
-    package func index(site: String) throws(Failure) -> Int {
-        var watcher = CollectingWatcher(timeLimit: .seconds(300))
+    /// What `index` made: how many pages the index holds, and whether it is the one already in
+    /// place (its pages unchanged, its files verified) rather than a new one.
+    package struct Outcome: Sendable, Equatable {
+        package var pages: Int
+        package var reused: Bool
+    }
+
+    /// The folder of the index inside a site, and the record beside its files of what it was
+    /// built from.
+    package static let folder = "pagefind"
+    package static let recordName = "coursebook-index.sha256"
+
+    /// Indexes `pages` of `site` (the lesson pages, paths inside it) into `site/pagefind/`.
+    ///
+    /// Pagefind reads only those pages: it is given a folder of hard links to them (copies
+    /// where links cannot be made), never the whole-course page, the index page or the
+    /// limitations page. When the site in place at `previous` has an index whose record says it
+    /// was built from pages byte-for-byte these, and whose files are byte-for-byte those the
+    /// record names, that index is copied instead and Pagefind does not run: a changed, missing
+    /// or extra file in it, or a changed page, means a new index.
+    package func index(site: String, pages: [String], previous: String?) throws(Failure) -> Outcome {
+        let digests = pages.map { page in
+            (page, readFile(atPath: site + "/" + page).map { SearchIndexRecord.digest($0) } ?? "")
+        }
+        if let previous, let reused = SearchIndexRecord.reuse(from: previous + "/" + Self.folder, pages: digests,
+                                                                into: site + "/" + Self.folder) {
+            return Outcome(pages: reused, reused: true)
+        }
+        let count = try run(site: site, pages: pages)
+        SearchIndexRecord(pagesIndexed: count, pages: digests,
+                          files: SearchIndexRecord.digests(of: site + "/" + Self.folder))
+            .write(to: site + "/" + Self.folder + "/" + Self.recordName)
+        return Outcome(pages: count, reused: false)
+    }
+
+    /// The index in place at `previous` taken into `site` when its record proves it was built
+    /// from `pages` as they are now; else its files without their record (stale, until a
+    /// refresh), and nil.
+    func reuse(site: String, pages: [String], previous: String) -> Outcome? {
+        let digests = pages.map { page in
+            (page, readFile(atPath: site + "/" + page).map { SearchIndexRecord.digest($0) } ?? "")
+        }
+        if let reused = SearchIndexRecord.reuse(from: previous + "/" + Self.folder, pages: digests,
+                                                into: site + "/" + Self.folder) {
+            return Outcome(pages: reused, reused: true)
+        }
+        SearchIndexRecord.carryOver(from: previous + "/" + Self.folder, into: site + "/" + Self.folder)
+        return nil
+    }
+
+    /// Runs Pagefind over a folder of just `pages`, made inside `site` and removed after.
+    private func run(site: String, pages: [String]) throws(Failure) -> Int {
+        let files = FileManager.default
+        let reading = site + "/.coursebook-search-pages"
+        defer { try? files.removeItem(atPath: reading) }
+        do {
+            try files.createDirectory(atPath: reading, withIntermediateDirectories: false)
+            for page in pages {
+                let target = reading + "/" + page
+                let folder = (target as NSString).deletingLastPathComponent
+                try files.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                if link(site + "/" + page, target) != 0 {
+                    try files.copyItem(atPath: site + "/" + page, toPath: target)
+                }
+            }
+        } catch {
+            throw Failure(description: "cannot gather the pages to index: \(error.localizedDescription)")
+        }
+        var watcher = CollectingWatcher(timeLimit: timeLimit)
         let termination: Termination
         do throws(ChildProcess.LaunchError) {
             termination = try ChildProcess(executable: executable,
-                                           arguments: ["--site", site, "--output-subdir", "pagefind"])
+                                           arguments: ["--site", reading, "--output-path", site + "/" + Self.folder])
                 .run(watching: &watcher)
         } catch {
             throw Failure(description: error.description)
         }
         let output = String(decoding: watcher.standardOutput + watcher.standardError, as: UTF8.self)
+        if watcher.timedOut {
+            throw Failure(description: "\(executable) took longer than the search time limit (\(Self.seconds(timeLimit)) s) and was stopped; COURSEBOOK_SEARCH_TIME_LIMIT=SECONDS sets another, --no-search builds without search",
+                          timedOut: true)
+        }
         guard termination.isSuccess else {
             throw Failure(description: "\(executable) failed (\(termination)):\n\(output)")
         }
-        Self.removeUnloadedFiles(from: site + "/pagefind")
+        Self.removeUnloadedFiles(from: site + "/" + Self.folder)
         // "Indexed 9 pages" is the line of its summary that says how many.
         for line in output.split(separator: "\n") {
             let words = line.split(separator: " ")
             if words.count >= 3, words[0] == "Indexed", words[2].hasPrefix("page"), let count = Int(words[1]) { return count }
         }
         return 0
+    }
+
+    /// A duration in seconds as a reader writes it: `60`, `0.5`.
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
     }
 
     /// Pagefind writes its ready-made search interfaces (about 400 KB of scripts and styles)

@@ -23,7 +23,8 @@ enum WatchCommand {
         let printer = ReportPrinter(console: console, command: "watch", style: .text)
         let watch = CourseWatch(course: options.shared.course, shared: options.shared, out: options.out, search: options.search)
         do {
-            try watch.run(starting: { changed in printChanges(changed, console: console) }) { round in
+            try watch.run(starting: { changed in printChanges(changed, console: console) },
+                          indexed: { printIndexed($0, printer: printer, console: console) }) { round in
                 printRound(round, printer: printer, console: console) { built in
                     BuildCommand.printWritten(built, to: options.out ?? "", console: console)
                 }
@@ -31,6 +32,15 @@ enum WatchCommand {
             }
         } catch {
             return printer.print(error)
+        }
+    }
+
+    /// The index refreshed after a round's pages: one line, or the error.
+    static func printIndexed(_ result: Result<SearchIndexer.Outcome?, PipelineError>, printer: ReportPrinter, console: Console) {
+        switch result {
+        case .success(let outcome?): console.out("search: pagefind indexed \(counted(outcome.pages, "page"))")
+        case .success(nil): break
+        case .failure(let error): _ = printer.print(error)
         }
     }
 

@@ -98,11 +98,13 @@ extension BuildCommand {
     /// What a build wrote: its pages, assets and linked files, and its search index.
     static func printWritten(_ built: Pipeline.Built, to out: String, console: Console) {
         let kinds = [counted(built.lessonPages, "lesson"), "index"] + (built.limitationsPage ? ["limitations"] : [])
-            + ["whole course"] + (built.searchPages != nil ? ["search"] : [])
+            + ["whole course"] + (built.searchPages != nil || built.searchPending != nil ? ["search"] : [])
         let linked = built.linkedFiles == 0 ? "" : "; \(counted(built.linkedFiles, "file")) the lessons link to"
         console.out("wrote \(out): \(built.pages) pages (\(kinds.joined(separator: ", "))) and \(counted(built.assets, "asset"))\(linked)")
         if let pages = built.searchPages {
-            console.out("search: pagefind indexed \(counted(pages, "page"))")
+            console.out(built.searchReused
+                ? "search: the index of \(counted(pages, "page")) is the one in place (its pages unchanged, its files verified)"
+                : "search: pagefind indexed \(counted(pages, "page"))")
         } else if built.searchUnavailable {
             console.out("search: pagefind is not installed, so the site has no search ('pip install pagefind-bin' adds it)")
         }

@@ -1024,9 +1024,10 @@ package final class LessonDocument: @unchecked Sendable {
         func html(_ node: OpaquePointer) -> String {
             guard let rendered = cmark_render_html(node, CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES, extensions) else { return "" }
             defer { allocator!.pointee.free(rendered) }
-            // An editor placeholder in inline code (or in a code block inside a list or a
+            // Past a depth no reader needs, the page and its search index get the text alone;
+            // an editor placeholder in inline code (or in a code block inside a list or a
             // quote) shows as Xcode's token, as it does in a Swift listing.
-            return PlaceholderText.tokens(inCodeOf: String(cString: rendered))
+            return PlaceholderText.tokens(inCodeOf: NestingLimit.flattened(String(cString: rendered)))
         }
     }
 }

@@ -65,6 +65,89 @@ struct BuildCommandTests {
                 == [".failing.coursebook-lock", ".with.coursebook-lock", ".without.coursebook-lock", "with", "without"])
     }
 
+    /// Pagefind reads only the lesson pages, and runs only when one of them changed: a build
+    /// whose pages are byte-for-byte those in place reuses the index once its files are found
+    /// to be those its record names; a changed lesson, or a tampered index file, makes a new one.
+    @Test func searchIndexCostsWhatChanged() throws {
+        guard let pagefind = findOnPath("pagefind") else {
+            Issue.record("pagefind is not installed: 'make' installs it (pip install pagefind-bin)")
+            return
+        }
+        let root = temporaryFolder("search-reuse")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let course = try copyOfFixture("passing")
+        defer { try? FileManager.default.removeItem(at: course.deletingLastPathComponent()) }
+        // A Pagefind that notes each run and the pages it was given.
+        let runs = root.appendingPathComponent("runs")
+        let wrapper = root.appendingPathComponent("pagefind")
+        try """
+            #!/bin/sh
+            echo run >> '\(runs.path)'
+            ls -R "$2" >> '\(runs.path)'
+            exec '\(pagefind)' "$@"
+            """.write(to: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        let environment = ["COURSEBOOK_PAGEFIND": wrapper.path]
+        func runCount() -> Int {
+            ((try? String(contentsOf: runs, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0 == "run" }.count
+        }
+        let out = root.appendingPathComponent("site")
+        let first = try build(course.path, out: out, environment: environment)
+        #expect(first.status == 0, "\(first)")
+        #expect(first.standardOutput.hasSuffix("search: pagefind indexed 1 page\n"), "\(first)")
+        #expect(runCount() == 1)
+        let given = try String(contentsOf: runs, encoding: .utf8)
+        #expect(given.contains("01-counter.html") && !given.contains("print.html") && !given.contains("index.html")
+                && !given.contains("limitations.html"), "\(given)")
+        let record = out.appendingPathComponent("pagefind/coursebook-index.sha256")
+        #expect(FileManager.default.fileExists(atPath: record.path))
+
+        let unchanged = try build(course.path, out: out, environment: environment)
+        #expect(unchanged.status == 0, "\(unchanged)")
+        #expect(unchanged.standardOutput.hasSuffix("search: the index of 1 page is the one in place (its pages unchanged, its files verified)\n"), "\(unchanged)")
+        #expect(runCount() == 1)
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("pagefind/pagefind.js").path))
+
+        // A tampered index file: the index is made again.
+        let entry = out.appendingPathComponent("pagefind/pagefind-entry.json")
+        try Data("{}".utf8).write(to: entry)
+        let tampered = try build(course.path, out: out, environment: environment)
+        #expect(tampered.status == 0, "\(tampered)")
+        #expect(tampered.standardOutput.hasSuffix("search: pagefind indexed 1 page\n"), "\(tampered)")
+        #expect(runCount() == 2)
+        #expect(try String(contentsOf: entry, encoding: .utf8) != "{}")
+
+        // One changed lesson: the index is made again, and holds the new words.
+        let lesson = course.appendingPathComponent("01-counter.md")
+        let text = try String(contentsOf: lesson, encoding: .utf8)
+        try text.replacingOccurrences(of: "A course that no one here wrote", with: "A course about zanzibarquokka")
+            .write(to: lesson, atomically: true, encoding: .utf8)
+        let changed = try build(course.path, out: out, environment: environment)
+        #expect(changed.status == 0, "\(changed)")
+        #expect(changed.standardOutput.hasSuffix("search: pagefind indexed 1 page\n"), "\(changed)")
+        #expect(runCount() == 3)
+        #expect(try String(contentsOf: record, encoding: .utf8).contains("page "))
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(".coursebook-search-pages").path))
+    }
+
+    /// A Pagefind that takes longer than the search time limit is stopped: the build fails
+    /// with a finding that says so and exit status 8, and writes nothing.
+    @Test func pagefindRunsUnderATimeLimit() throws {
+        let root = temporaryFolder("search-limit")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let slow = root.appendingPathComponent("slow-pagefind")
+        try "#!/bin/sh\nexec sleep 30\n".write(to: slow, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: slow.path)
+        let out = root.appendingPathComponent("site")
+        let started = ContinuousClock.now
+        let result = try build("passing", out: out, environment: ["COURSEBOOK_PAGEFIND": slow.path,
+                                                                   "COURSEBOOK_SEARCH_TIME_LIMIT": "0.5"])
+        #expect(ContinuousClock.now - started < .seconds(25))
+        #expect(result.status == 8, "\(result)")
+        #expect(result.standardError.contains("took longer than the search time limit (0.5 s) and was stopped"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test func aFailedCheckLeavesTheOldSiteAsItWas() throws {
         let root = temporaryFolder("failed")
         defer { try? FileManager.default.removeItem(at: root) }

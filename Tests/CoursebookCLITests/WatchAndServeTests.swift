@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioRunning
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -92,6 +93,37 @@ import Glibc
         #expect(watch.standardError.contains("coursebook watch: the check failed; course/_site was not written"))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: course.path).filter { $0.contains("coursebook-new") || $0.contains("coursebook-old") }
         #expect(leftovers.isEmpty)
+    }
+
+    /// With search, a round writes the pages and says so first; the index is refreshed after:
+    /// when Pagefind starts, the new page is already in place.
+    @Test func watchWritesThePagesBeforeTheIndex() throws {
+        guard let pagefind = findOnPath("pagefind") else {
+            Issue.record("pagefind is not installed: 'make' installs it (pip install pagefind-bin)")
+            return
+        }
+        let (root, course) = try authorLoopCourse("watch-search")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let log = root.appendingPathComponent("pagefind.log")
+        let page = course.appendingPathComponent("_site/01-tally.html")
+        let wrapper = root.appendingPathComponent("pagefind")
+        try """
+            #!/bin/sh
+            if grep -q 'the dog sat' '\(page.path)' 2>/dev/null; then echo 'page in place' >> '\(log.path)'; else echo 'page not yet' >> '\(log.path)'; fi
+            exec '\(pagefind)' "$@"
+            """.write(to: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        let watch = try RunningCommand(["watch", "course", "--out", "course/_site"], in: root,
+                                       environment: ["COURSEBOOK_PAGEFIND": wrapper.path])
+        let first = try #require(watch.waitForLine { $0.hasPrefix("search:") }, "\(watch.standardOutput)\(watch.standardError)")
+        #expect(watch.lines[first - 1].text.hasPrefix("watching"), "\(watch.standardOutput)")
+        #expect(watch.lines[first - 2].text.hasPrefix("wrote course/_site: 7 pages"), "\(watch.standardOutput)")
+        try save(course.appendingPathComponent("01-tally.md"), replacing: "the cat sat on the mat\"\nlet words", with: "the dog sat on the mat\"\nlet words")
+        let second = try #require(watch.waitForLine(from: first + 1) { $0.hasPrefix("search:") }, "\(watch.standardOutput)\(watch.standardError)")
+        #expect(watch.lines[second - 1].text.hasPrefix("watching"))
+        #expect(try String(contentsOf: log, encoding: .utf8) == "page not yet\npage in place\n")
+        #expect(FileManager.default.fileExists(atPath: course.appendingPathComponent("_site/pagefind/pagefind.js").path))
+        #expect(watch.stop(SIGTERM) == 143)
     }
 
     /// `serve` answers the index, a lesson, a stylesheet, a 404, a 405 and a way out of the

@@ -1,0 +1,127 @@
+import CourseFiles
+import Foundation
+
+/// What a search index was built from, kept beside its files (`pagefind/coursebook-index.sha256`):
+/// the SHA-256 of every page Pagefind read and of every file it wrote. A build whose pages are
+/// byte-for-byte those reuses the index, once each of its files is found byte-for-byte what the
+/// record says; anything else (a changed page, a changed, missing or extra index file, a record
+/// that does not read) makes a new index. The record is never trusted for more than it proves.
+struct SearchIndexRecord: Equatable {
+    static let heading = "coursebook search index: SHA-256 of the pages it was built from and of its files"
+
+    var pagesIndexed: Int
+    /// Page paths inside the site, with their digests, in the order given.
+    var pages: [(String, String)]
+    /// Index files, paths inside the index folder, with their digests, sorted by path.
+    var files: [(String, String)]
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.pagesIndexed == rhs.pagesIndexed && lhs.pages.elementsEqual(rhs.pages, by: ==) && lhs.files.elementsEqual(rhs.files, by: ==)
+    }
+
+    static func digest(_ bytes: [UInt8]) -> String {
+        var hash = SHA256()
+        hash.update(bytes)
+        return hash.finalize()
+    }
+
+    var text: String {
+        var lines = [Self.heading, "pages-indexed \(pagesIndexed)"]
+        lines += pages.map { "page \($0.1) \($0.0)" }
+        lines += files.map { "file \($0.1) \($0.0)" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The record a text holds, or nil when it is not one (a name with a line break in it
+    /// cannot be recorded, so such a site's index is never reused).
+    init?(text: String) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.last == "", lines.count >= 3, lines[0] == Self.heading else { return nil }
+        lines.removeLast()
+        let count = lines[1].split(separator: " ")
+        guard count.count == 2, count[0] == "pages-indexed", let indexed = Int(count[1]) else { return nil }
+        var pages: [(String, String)] = [], files: [(String, String)] = []
+        for line in lines.dropFirst(2) {
+            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[1].count == 64, !parts[2].isEmpty else { return nil }
+            switch parts[0] {
+            case "page": pages.append((String(parts[2]), String(parts[1])))
+            case "file": files.append((String(parts[2]), String(parts[1])))
+            default: return nil
+            }
+        }
+        self.init(pagesIndexed: indexed, pages: pages, files: files)
+    }
+
+    init(pagesIndexed: Int, pages: [(String, String)], files: [(String, String)]) {
+        self.pagesIndexed = pagesIndexed
+        self.pages = pages
+        self.files = files
+    }
+
+    func write(to path: String) {
+        guard !(pages + files).contains(where: { $0.0.contains("\n") }) else { return }
+        try? writeAtomically(Array(text.utf8), to: path, keepingPermissions: false)
+    }
+
+    /// The files under `folder` (the record excepted), with their digests, sorted by path.
+    static func digests(of folder: String) -> [(String, String)] {
+        files(under: folder).compactMap { name in
+            readFile(atPath: folder + "/" + name).map { (name, digest($0)) }
+        }
+    }
+
+    static func files(under folder: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var names: [String] = []
+        for case let name as String in walker {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder), !isFolder.boolValue,
+               name != SearchIndexer.recordName {
+                names.append(name)
+            }
+        }
+        return names.sorted()
+    }
+
+    /// The files of the index in `previous` (not its record) written into `folder` as they
+    /// are: a stale index, for the moments before a refresh.
+    static func carryOver(from previous: String, into folder: String) {
+        for name in files(under: previous) {
+            guard let content = readFile(atPath: previous + "/" + name) else { continue }
+            let path = folder + "/" + name
+            try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                     withIntermediateDirectories: true)
+            try? writeAtomically(content, to: path, keepingPermissions: false)
+        }
+    }
+
+    /// The index in `previous` written into `folder`, when its record says it was built from
+    /// exactly `pages` and each of its files is what the record says (read once: the bytes
+    /// checked are the bytes written); returns how many pages it holds. Nil, with nothing left
+    /// in `folder`, when it cannot be reused.
+    static func reuse(from previous: String, pages: [(String, String)], into folder: String) -> Int? {
+        guard let bytes = readFile(atPath: previous + "/" + SearchIndexer.recordName),
+              let record = SearchIndexRecord(text: String(decoding: bytes, as: UTF8.self)),
+              record.pages.elementsEqual(pages, by: ==),
+              files(under: previous) == record.files.map(\.0) else { return nil }
+        var verified: [(String, [UInt8])] = []
+        for (name, expected) in record.files {
+            guard let content = readFile(atPath: previous + "/" + name), digest(content) == expected else { return nil }
+            verified.append((name, content))
+        }
+        do {
+            for (name, content) in verified {
+                let path = folder + "/" + name
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                        withIntermediateDirectories: true)
+                try writeAtomically(content, to: path, keepingPermissions: false)
+            }
+            try writeAtomically(bytes, to: folder + "/" + SearchIndexer.recordName, keepingPermissions: false)
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            return nil
+        }
+        return record.pagesIndexed
+    }
+}
