@@ -1,5 +1,5 @@
 internal import CourseModel
-import CourseFiles
+internal import CourseFiles
 import Foundation
 import ScenarioRunning
 

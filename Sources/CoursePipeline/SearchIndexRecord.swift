@@ -1,4 +1,4 @@
-import CourseFiles
+internal import CourseFiles
 import Foundation
 
 /// What a search index was built from, kept beside its files (`pagefind/coursebook-index.sha256`):
