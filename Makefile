@@ -125,7 +125,7 @@ test: deps
 	$(SWIFT) test
 	@$(MAKE) --no-print-directory screenshots BIN=$(DEBUG)
 
-# Records the golden pages of Tests/Fixtures/{site,markdown,must-fail} and the golden change diagrams anew
+# Records the golden pages of Tests/Fixtures/{site,markdown,must-fail,docc-book} and the golden change diagrams anew
 # into Tests/Golden/ (the recording run fails by design: it compared nothing), then compares;
 # review the diff.
 golden: deps

@@ -222,7 +222,7 @@ let package = Package(
                     dependencies: ["CoursePipeline", "CourseModel", "CourseSite", "CourseChecking", "LessonParsing",
                                    "ScenarioRunning", "SwiftReading", "TestSupport"]),
         .testTarget(name: "AuthorLoopTests",
-                    dependencies: ["AuthorLoop", "CoursePipeline", "CourseChecking", "CourseModel", "LessonParsing",
+                    dependencies: ["AuthorLoop", "CoursePipeline", "CourseChecking", "CourseFiles", "CourseModel", "LessonParsing",
                                    "TestSupport"]),
         .testTarget(name: "CoursebookCLITests",
                     dependencies: ["CoursebookCLI", "CoursePipeline", "CourseModel", "CourseReports", "LessonParsing",

@@ -1,21 +1,11 @@
-import CourseFiles
+package import CourseFiles
 import Foundation
-import Synchronization
-
-/// Whether a check is still wanted: set when a newer edit of its lesson arrives.
-package final class Cancellation: Sendable {
-    private let flag = Atomic<Bool>(false)
-
-    package init() {}
-
-    package func cancel() { flag.store(true, ordering: .relaxed) }
-    package var isCancelled: Bool { flag.load(ordering: .relaxed) }
-}
 
 /// The editor's checks, one at a time on a thread of their own (the machine's cores go to the
 /// compiler): each lesson waits until it has been quiet for its delay (typing is debounced, a
 /// save or an open is not), the lesson due first runs first, and a newer edit of the lesson
-/// being checked cancels that check, whose findings are then never shown.
+/// being checked cancels that check (its `Cancellation`: the compiler and the programs it
+/// runs are killed at once), whose findings are then never shown.
 package final class CheckQueue: @unchecked Sendable {
     private let condition = NSCondition()
     /// Lessons waiting, by URI, with the moment each is due.
@@ -37,6 +27,16 @@ package final class CheckQueue: @unchecked Sendable {
     package func schedule(_ uri: String, after delay: Duration) {
         condition.lock()
         pending[uri] = ContinuousClock.now + delay
+        if let running, running.uri == uri { running.cancellation.cancel() }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// No check of `uri` any more (its document was closed): the one waiting is dropped, the
+    /// one in progress cancelled.
+    package func cancel(_ uri: String) {
+        condition.lock()
+        pending[uri] = nil
         if let running, running.uri == uri { running.cancellation.cancel() }
         condition.broadcast()
         condition.unlock()

@@ -1,6 +1,6 @@
 package import CourseModel
 import CourseChecking
-import CourseFiles
+internal import CourseFiles
 import Foundation
 
 /// `file:///...` addresses and paths.

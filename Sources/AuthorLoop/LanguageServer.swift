@@ -1,5 +1,5 @@
 package import CoursePipeline
-import CourseFiles
+internal import CourseFiles
 internal import CourseModel
 import Foundation
 
@@ -59,6 +59,9 @@ package final class LanguageServer: @unchecked Sendable {
     private let pipeline = Pipeline()
     let state = Locked(State())
     private var queue: CheckQueue!
+    /// Held by a check while it decides to publish and publishes, and by a newer edit while it
+    /// cancels that check: a check's findings go out whole before the edit arrives, or never.
+    private let publishing = NSLock()
 
     package init(input: Int32, output: Int32, options: LanguageServerOptions) {
         reader = MessageReader(descriptor: input)
@@ -169,7 +172,7 @@ package final class LanguageServer: @unchecked Sendable {
                   let text = params["textDocument"]?["text"]?.string else { return nil }
             let version = params["textDocument"]?["version"]?.int ?? 0
             state.withLock { $0.documents[uri] = Document(path: path, text: Array(text.utf8), version: version) }
-            queue.schedule(uri, after: .zero)
+            superseding { queue.schedule(uri, after: .zero) }
         case "textDocument/didChange":
             guard let uri, let changes = params["contentChanges"]?.array else { return nil }
             let known = state.withLock { state -> Bool in
@@ -179,27 +182,40 @@ package final class LanguageServer: @unchecked Sendable {
                 state.documents[uri] = document
                 return true
             }
-            if known { queue.schedule(uri, after: options.debounce) }
+            if known { superseding { queue.schedule(uri, after: options.debounce) } }
         case "textDocument/didSave":
             guard let uri else { return nil }
             if state.withLock({ $0.documents[uri] }) != nil {
-                queue.schedule(uri, after: .zero)
+                superseding { queue.schedule(uri, after: .zero) }
             } else {
                 // course.json or a core file: every open lesson is checked again.
-                for open in state.withLock({ Array($0.documents.keys) }) { queue.schedule(open, after: .zero) }
+                let open = state.withLock { Array($0.documents.keys) }
+                superseding { for lesson in open { queue.schedule(lesson, after: .zero) } }
             }
         case "textDocument/didClose":
             guard let uri else { return nil }
-            let wasOpen = state.withLock { state -> Bool in
-                state.checked[uri] = nil
-                return state.documents.removeValue(forKey: uri) != nil
+            // Its findings go with it, and its check in progress: the file on disk is what the
+            // next check reads.
+            superseding {
+                queue.cancel(uri)
+                let wasOpen = state.withLock { state -> Bool in
+                    state.checked[uri] = nil
+                    return state.documents.removeValue(forKey: uri) != nil
+                }
+                if wasOpen { publish(uri, []) }
             }
-            // Its findings go with it: the file on disk is what the next check reads.
-            if wasOpen { publish(uri, []) }
         default:
             break  // initialized, $/cancelRequest, $/setTrace, workspace notifications ...
         }
         return nil
+    }
+
+    /// An edit's effect on the checks (a newer one scheduled, the one in progress cancelled),
+    /// made while no check is publishing.
+    private func superseding(_ edit: () -> Void) {
+        publishing.lock()
+        defer { publishing.unlock() }
+        edit()
     }
 
     /// A content change: the whole text, or (from a client that sends them anyway) a range.
@@ -290,7 +306,9 @@ package final class LanguageServer: @unchecked Sendable {
 
     // MARK: Checks
 
-    /// Checks one open lesson (on the queue's thread) and publishes what it found.
+    /// Checks one open lesson (on the queue's thread) and publishes what it found, unless a
+    /// newer edit cancelled it: its compiler and programs are then killed where they are (the
+    /// check ends at once), and nothing of it is published or kept.
     private func check(_ uri: String, cancellation: Cancellation) {
         guard let (document, everything) = state.withLock({ state in state.documents[uri].map { ($0, state.documents) } }) else { return }
         let fileName = (document.path as NSString).lastPathComponent
@@ -298,7 +316,9 @@ package final class LanguageServer: @unchecked Sendable {
         guard let folder = Self.courseFolder(above: document.path),
               (document.path as NSString).deletingLastPathComponent == folder,
               Pipeline.isLessonFileName(fileName) else {
-            publish(uri, [])
+            publishing.lock()
+            defer { publishing.unlock() }
+            if !cancellation.isCancelled { publish(uri, []) }
             return
         }
         var unsaved: [String: [UInt8]] = [:]
@@ -308,11 +328,15 @@ package final class LanguageServer: @unchecked Sendable {
         let outcome: EditorCheck
         do {
             outcome = try pipeline.check(lesson: fileName, in: folder, unsaved: unsaved, options: options.shared,
-                                         isCancelled: { cancellation.isCancelled })
+                                         cancellation: cancellation)
         } catch {
-            publishFailure(error, lesson: uri, folder: folder, document: document)
+            publishing.lock()
+            defer { publishing.unlock() }
+            if !cancellation.isCancelled { publishFailure(error, lesson: uri, folder: folder, document: document) }
             return
         }
+        publishing.lock()
+        defer { publishing.unlock() }
         guard case .checked(let course, let checked) = outcome, !cancellation.isCancelled,
               let lessonIndex = course.lessons.firstIndex(where: { $0.fileName == fileName }) else { return }
         let lesson = CheckedLesson(course: course, lessonIndex: lessonIndex, report: checked.report, version: document.version)

@@ -129,8 +129,8 @@ package enum LessonNavigation {
     }
 
     /// The definition at a 1-based line and byte column: a `DRn` goes to its note (in any
-    /// lesson), a link to a lesson (and heading) to that place, a `swift core` listing to its
-    /// core file.
+    /// lesson), a link to a lesson (and heading) to that place, DocC's `<doc:Name#Section>` too,
+    /// a `swift core` listing to its core file.
     package static func definition(line: Int, column: Int, in checked: CheckedLesson) -> Target? {
         let lesson = checked.lesson, course = checked.course
         if let block = checked.block(at: line) {
@@ -144,6 +144,18 @@ package enum LessonNavigation {
         if let link, case .fragment = link.target, link.destination.count > 1,
            let heading = headingLine(anchor: String(link.destination.dropFirst()), in: lesson) {
             return Target(path: course.folderPath + "/" + lesson.fileName, line: heading)
+        }
+        if let link, case let .doc(name, fragment) = link.target,
+           let from = course.lessons.firstIndex(where: { $0.fileName == lesson.fileName }) {
+            switch DocLinks(course.lessons).resolve(name: name, fragment: fragment, from: from) {
+            case .lesson(let index):
+                return Target(path: course.folderPath + "/" + course.lessons[index].fileName, line: 1)
+            case let .heading(index, heading):
+                return Target(path: course.folderPath + "/" + course.lessons[index].fileName,
+                              line: course.lessons[index].headings[heading].line)
+            case .noLesson, .noHeading:
+                return nil
+            }
         }
         if let link, case .relative(let path, let fragment) = link.target {
             let name = (path as NSString).lastPathComponent

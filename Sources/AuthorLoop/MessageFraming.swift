@@ -1,4 +1,4 @@
-import CourseFiles
+internal import CourseFiles
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -87,7 +87,7 @@ extension CourseCheck {
         if check.errors.isEmpty {
             return (.failed, [.error(
                 .errorsCompiled,
-                "the scenario at line \(scenario.line) compiles, but its 'errors' block says it must not ('swiftc -typecheck' finds no error in it)",
+                "the scenario at line \(scenario.line) compiles, but its 'errors' block says it must not (plain 'swiftc' finds no error in it)",
                 at: lesson.location(line: block.line),
                 notes: [.init("an 'errors' block lists what type-checking finds; what only a full compile finds after it (overlapping accesses to a variable, a missing return, a constant used before it is set) is not among it")])], [])
         }
@@ -111,7 +111,7 @@ extension CourseCheck {
                 at: lesson.location(line: block.firstCodeLine + min(first, max(block.codeLineCount - 1, 0))),
                 attachment: LineDiff.unified(from: block.code, to: written,
                                              oldLabel: "expected (\(lesson.path):\(block.line))",
-                                             newLabel: "the compiler (swiftc -typecheck)")))
+                                             newLabel: "the compiler (plain swiftc)")))
         }
         return (.failed, findings, [])
     }

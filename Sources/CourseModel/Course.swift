@@ -10,15 +10,19 @@ package struct Course: Sendable {
     /// Files the lessons link to or show (images, downloads), as paths inside the course
     /// folder: the site carries each at the same path.
     package var linkedFiles: [String]
+    /// The images the lessons name the DocC way (`![](remainderInteger)`), by name; their
+    /// files are among `linkedFiles`.
+    package var doccImages: [String: DocCImage]
 
     package init(folder: String, folderPath: String, config: CourseConfig, coreFiles: [CoreFile],
-                 lessons: [Lesson], linkedFiles: [String] = []) {
+                 lessons: [Lesson], linkedFiles: [String] = [], doccImages: [String: DocCImage] = [:]) {
         self.folder = folder
         self.folderPath = folderPath
         self.config = config
         self.coreFiles = coreFiles
         self.lessons = lessons
         self.linkedFiles = linkedFiles
+        self.doccImages = doccImages
     }
 
     /// `course.json` as messages name it.

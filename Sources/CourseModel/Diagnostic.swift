@@ -79,6 +79,7 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case calloutUnknown = "callout-unknown"
     case linkTargetMissing = "link-target-missing"
     case linkTargetOutside = "link-target-outside"
+    case linkTargetAmbiguous = "link-target-ambiguous"
     case linkSchemeUnknown = "link-scheme-unknown"
     case linkRootPath = "link-root-path"
     case linkTargetReserved = "link-target-reserved"

@@ -33,8 +33,13 @@ package enum LinkTarget: Sendable, Equatable {
     /// `/images/plan.png`: from the root of wherever the site is served, which the course
     /// cannot know.
     case rootPath
-    /// A scheme a browser does not open or that cmark-gfm drops for safety (`doc:`,
-    /// `javascript:`, `file:`): the reader's click goes nowhere.
+    /// A link written for DocC: `<doc:Name>` or `[text](doc:Name#Section-Title)`, to the lesson
+    /// that `Name` names (see `DocName`) and, with a fragment, to one of its headings. `name`
+    /// is the last part of the path (`doc:TSPL/Name` names `Name`); empty for `doc:#Section`,
+    /// a heading of the same lesson. Both percent-decoded.
+    case doc(name: String, fragment: String?)
+    /// A scheme a browser does not open or that cmark-gfm drops for safety (`javascript:`,
+    /// `file:`, `doc:` on an image): the reader's click goes nowhere.
     case unknownScheme(String)
 
     /// Schemes a reader's browser follows.
@@ -51,6 +56,8 @@ package enum LinkTarget: Sendable, Equatable {
             let lowered = scheme.lowercased()
             if Self.webSchemes.contains(lowered) {
                 self = .web
+            } else if lowered == "doc", !isImage {
+                self = Self.doc(destination.dropFirst(scheme.count + 1))
             } else if isImage, Self.imageDataPrefixes.contains(where: { destination.lowercased().hasPrefix($0) }) {
                 self = .web
             } else {
@@ -74,6 +81,21 @@ package enum LinkTarget: Sendable, Equatable {
         }
         if let question = rest.firstIndex(of: "?") { rest = rest[..<question] }
         self = .relative(path: String(rest).removingPercentEncoding ?? String(rest), fragment: fragment)
+    }
+
+    /// `Name#Section` after `doc:`, or `//bundle/documentation/Book/Name`: DocC resolves the
+    /// last part of the path among the catalog's pages.
+    private static func doc(_ reference: Substring) -> LinkTarget {
+        var path = reference
+        var fragment: String?
+        if let hash = path.firstIndex(of: "#") {
+            let text = path[path.index(after: hash)...]
+            fragment = text.removingPercentEncoding ?? String(text)
+            path = path[..<hash]
+        }
+        if let question = path.firstIndex(of: "?") { path = path[..<question] }
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        return .doc(name: name.removingPercentEncoding ?? name, fragment: fragment)
     }
 
     /// The scheme of an absolute URI (RFC 3986: a letter, then letters, digits, `+`, `-`,

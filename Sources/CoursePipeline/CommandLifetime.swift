@@ -1,4 +1,4 @@
-import CourseFiles
+internal import CourseFiles
 import Dispatch
 import Foundation
 import ScenarioRunning

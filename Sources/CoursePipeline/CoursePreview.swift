@@ -1,4 +1,4 @@
-import CourseFiles
+internal import CourseFiles
 internal import CourseModel
 internal import CourseReports
 import Foundation

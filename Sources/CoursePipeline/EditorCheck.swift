@@ -1,3 +1,4 @@
+package import CourseFiles
 package import CourseModel
 import LessonParsing
 
@@ -18,17 +19,17 @@ extension Pipeline {
     /// in `unsaved` (by file name) instead of their files, so rules that span the course are
     /// judged on all of it; only the lesson's scenarios run, through the same cache as `check`;
     /// only the findings that land in it (or in course.json and the core) are kept. Nothing is
-    /// written: no lesson, no report.
+    /// written: no lesson, no report. A `cancellation` stops it wherever it is (see `check`).
     package func check(lesson fileName: String, in folder: String, unsaved: [String: [UInt8]],
                        options: SharedOptions,
-                       isCancelled: @escaping @Sendable () -> Bool = { false }) throws(PipelineError) -> EditorCheck {
+                       cancellation: Cancellation? = nil) throws(PipelineError) -> EditorCheck {
         try Self.prepareCache(options)
         let loaded = try load(folder, forPages: false, unsaved: unsaved)
-        if isCancelled() { return .cancelled }
+        if cancellation?.isCancelled == true { return .cancelled }
         let scope = try scope(of: loaded.course, lessons: [fileName], shard: nil)
         do {
             let checked = try check(loaded, findings: [], options: options, update: false, forSite: false,
-                                    scope: scope, isCancelled: isCancelled).checked
+                                    scope: scope, cancellation: cancellation).checked
             return .checked(course: loaded.course, checked: checked)
         } catch where error.status == .interrupted && error.diagnostic.id == .checkCancelled {
             return .cancelled

@@ -1,4 +1,4 @@
-import CourseFiles
+internal import CourseFiles
 internal import CourseModel
 package import CourseReports
 import Foundation

@@ -1,4 +1,4 @@
-import CourseFiles
+internal import CourseFiles
 internal import CourseModel
 import Foundation
 import LessonParsing

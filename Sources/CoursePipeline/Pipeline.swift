@@ -1,5 +1,5 @@
 import CourseChecking
-import CourseFiles
+internal import CourseFiles
 package import CourseModel
 internal import CourseReports
 package import CourseSite
@@ -283,12 +283,14 @@ package struct Pipeline: Sendable {
 
     /// Reads the Swift blocks, runs the scenarios, judges everything: one report. The batch
     /// compiles while the scenarios are read (on a guess of their shapes that the reading then
-    /// confirms or drops); the other blocks are read while it runs. `isCancelled` is asked
-    /// before the scenarios start and after they end: a check nobody waits for any more (an
-    /// editor's, after a newer edit) stops there with `.interrupted`.
+    /// confirms or drops); the other blocks are read while it runs. A check nobody waits for
+    /// any more (an editor's, after a newer edit: `cancellation`) stops with `.interrupted`:
+    /// asked before the scenarios start and after they end, and in between the cancellation
+    /// kills the compilers and programs running, starts no more, and caches nothing of them.
     func check(_ loaded: LoadedCourse, findings: [Diagnostic], options: SharedOptions, update: Bool,
                forSite: Bool, scope: CheckScope = .wholeCourse,
-               isCancelled: @Sendable () -> Bool = { false }) throws(PipelineError) -> (checked: Checked, facts: CourseFacts) {
+               cancellation: Cancellation? = nil) throws(PipelineError) -> (checked: Checked, facts: CourseFacts) {
+        let isCancelled = { cancellation?.isCancelled == true }
         let course = loaded.course
         let cacheFolder = Self.cacheFolder(options, course: course)
         let compiler: SwiftCompiler
@@ -351,7 +353,7 @@ package struct Pipeline: Sendable {
         // a result: `--no-cache` uses it too.
         settings.sandboxMemo = Self.userCacheFile("sandbox")
         let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: settings,
-                                    cache: cacheFolder.map(ResultCache.init(folder:)))
+                                    cache: cacheFolder.map(ResultCache.init(folder:)), cancellation: cancellation)
 
         // Every scenario is read whole before it runs: its shape says whether a batch can run
         // it exactly as its own main.swift would. The batch does not wait for the reading: it
@@ -454,7 +456,8 @@ package struct Pipeline: Sendable {
         return (Checked(report: report, cacheUsed: cacheFolder != nil), facts)
     }
 
-    /// A check stopped by its `isCancelled`: what it ran is cached, what it found is dropped.
+    /// A check stopped by its cancellation: what it found is dropped, and what it ran after the
+    /// cancellation was never cached.
     static let cancelled = PipelineError(.check, path: nil, status: .interrupted, diagnostic: .note(
         .checkCancelled, "the check was cancelled: a newer edit is checked instead", at: nil))
 

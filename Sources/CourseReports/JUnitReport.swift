@@ -94,7 +94,7 @@ package enum JUnitReport {
         }
         switch scenario.expectation {
         case "errors":
-            return "expected: the compiler refuses it (swiftc -typecheck) with these errors\n" + indented(scenario.expected)
+            return "expected: the compiler refuses it (plain swiftc) with these errors\n" + indented(scenario.expected)
         case "trap":
             return "expected: it prints\n" + indented(scenario.output?.expected) + "\nthen traps with\n" + indented(scenario.expected)
         default:

@@ -51,6 +51,11 @@ struct LessonBody {
         var noteHref: (Int) -> String?
         /// Where the site explains what a limitation note is.
         var aboutNotesHref: String
+        /// The anchors of the lesson's headings (`AnchorNamer.headingAnchors`), which links
+        /// from other lessons use too.
+        var headingAnchors: [String?] = []
+        /// Where the lesson's `doc:` links go and how its DocC images are shown.
+        var references: CourseReferences = .none
         /// The course's glossary, nil for none; `isGlossary`: this lesson is it (its
         /// two-column tables are definition lists), else the lesson links the terms it uses.
         var glossary: Glossary? = nil
@@ -58,26 +63,19 @@ struct LessonBody {
     }
 
     init(_ lesson: Lesson, document: LessonDocument, context: Context) {
-        let blocks = document.renderBlocks(mentionHref: context.noteHref)
-        // Headings never take the ids of the notes, their labels or the layout's main element.
-        // Headings never take the ids of the notes, their labels, the footnotes or the
-        // layout's main element.
-        var reserved = Set(lesson.notes.flatMap { ["dr\($0.number)", "dr\($0.number)-label"] } + ["main", "footnotes"])
-        // On the glossary's page the terms have their anchors first.
-        if context.isGlossary, let glossary = context.glossary { reserved.formUnion(glossary.anchors) }
+        let blocks = document.renderBlocks(mentionHref: context.noteHref, references: context.references)
         let linksTerms = !context.isGlossary && context.glossary != nil
         var linkedTerms: Set<String> = []
         func terms(_ html: String) -> String {
             guard linksTerms, let glossary = context.glossary else { return html }
             return glossary.linkingTerms(in: html, linked: &linkedTerms)
         }
-        for case let .footnotes(_, labels) in blocks {
-            for label in labels {
-                reserved.insert("fn-\(label)")
-                reserved.formUnion((1...9).map { $0 == 1 ? "fnref-\(label)" : "fnref-\(label)-\($0)" })
-            }
-        }
-        var anchors = AnchorNamer(reserved: reserved)
+        // The headings' anchors, one per heading in order (the title's is nil); on the
+        // glossary's page the terms have their anchors first.
+        let glossaryAnchors = context.isGlossary ? context.glossary?.anchors ?? [] : []
+        let anchors = context.headingAnchors.count == lesson.headings.count ? context.headingAnchors
+            : AnchorNamer.headingAnchors(of: lesson, footnoteLabels: document.footnoteLabels, reserving: glossaryAnchors)
+        var headingIndex = 0
         var html = ""
         var sections: [Section] = []
         var leadingNotes: [Int] = []
@@ -105,12 +103,13 @@ struct LessonBody {
         for block in blocks {
             switch block {
             case let .heading(level, text, innerHTML):
+                defer { headingIndex += 1 }
                 if level == 1, !sawTitle {
                     // The page template shows the title; the body starts after it.
                     sawTitle = true
                     continue
                 }
-                let anchor = anchors.anchor(for: text)
+                let anchor = (anchors.indices.contains(headingIndex) ? anchors[headingIndex] : nil) ?? AnchorNamer.slug(text)
                 if level == 2 { sections.append(Section(title: text, anchor: anchor)) }
                 // The link to the heading stands beside it, not in it, so that the heading's
                 // name is its text alone; the link's own name says which heading it is for.
@@ -137,11 +136,13 @@ struct LessonBody {
                     </aside>
 
                     """
-            case let .callout(kind, inner):
+            case let .callout(kind, ownTitle, inner):
                 // A callout is a note in the flow of the lesson (role="note"), not a landmark,
-                // and looks unlike the limitation notes, which are the tool's own.
-                let title = context.words.calloutTitles[kind] ?? kind.marker
-                html += "<div class=\"callout callout-\(kind.rawValue)\" role=\"note\">\n<p class=\"callout-title\">\(escapeHTML(title))</p>\n\(terms(inner))</div>\n"
+                // and looks unlike the limitation notes, which are the tool's own. GitHub's and
+                // DocC's alike: titled in the course's language (or as the author titled a DocC
+                // aside of a kind DocC does not know), drawn in its kind's style.
+                let title = ownTitle ?? context.words.calloutTitles[kind] ?? kind.marker
+                html += "<div class=\"callout callout-\(kind.style.rawValue)\" role=\"note\">\n<p class=\"callout-title\">\(escapeHTML(title))</p>\n\(terms(inner))</div>\n"
             case let .footnotes(section, _):
                 html += section.replacingOccurrences(of: "aria-label=\"Back to content\"",
                                                      with: "aria-label=\"\(escapeHTML(context.words.footnoteBack))\"")
@@ -398,7 +399,10 @@ struct LessonBody {
             return "<figure class=\"core\">\n<figcaption>\(title)</figcaption>\n\(listing)</figure>\n"
         case .output, .errors, .trap, .other:
             let language = block.language
-            let code = language == "swift" ? context.highlighted(block) : escapeHTML(block.code)
+            // What a program printed is shown as it was; an illustration in another language
+            // shows its placeholders as Swift's listings do.
+            let code = language == "swift" ? context.highlighted(block)
+                : block.role == .other ? PlaceholderText.tokens(inEscapedCode: escapeHTML(block.code)) : escapeHTML(block.code)
             let attribute = language.isEmpty ? "" : " class=\"language-\(escapeHTML(language))\""
             return "<pre class=\"code\" tabindex=\"0\"><code\(attribute)>\(Self.lines(code))</code></pre>\n"
         }

@@ -179,14 +179,31 @@ package enum SitePages {
         let diagrams = input.diagrams
             ?? DiagramDrawer(storeFolder: nil, toolVersion: CoursebookVersion.current)
                 .diagrams(of: report, words: words.diagram, lessons: course.lessons.count)
+        // Every heading's anchor, known before any page is made: `doc:` links name them from
+        // other lessons.
+        var headingAnchors = zip(course.lessons, input.documents).map { lesson, document in
+            AnchorNamer.headingAnchors(of: lesson, footnoteLabels: document.footnoteLabels)
+        }
+        let docLinks = DocLinks(course.lessons)
         // The glossary's terms, read from its page's tables before any lesson links to them
-        // (its document renders the same blocks again later: the first rendering settles them).
+        // (its document renders the same blocks again later: the first rendering settles them,
+        // its `doc:` links too). On its page the terms take their anchors before the headings,
+        // so its headings' anchors are known only then; a `doc:` link of the glossary to one
+        // of its own headings goes where the heading's words alone would put it.
         let glossaryIndex = course.config.glossary.flatMap { name in course.lessons.firstIndex { $0.fileName == name } }
         let glossary = glossaryIndex.map { index in
-            Glossary(blocks: input.documents[index].renderBlocks(mentionHref: noteHref(from: index)),
+            Glossary(blocks: input.documents[index].renderBlocks(
+                        mentionHref: noteHref(from: index),
+                        references: .site(course, anchors: headingAnchors, docLinks: docLinks, from: index)),
                      page: pageHref(course.lessons[index]), language: course.config.language,
                      reserved: Set(course.lessons[index].notes.flatMap { ["dr\($0.number)", "dr\($0.number)-label"] } + ["main", "footnotes"]))
         }
+        if let glossaryIndex, let glossary {
+            headingAnchors[glossaryIndex] = AnchorNamer.headingAnchors(
+                of: course.lessons[glossaryIndex], footnoteLabels: input.documents[glossaryIndex].footnoteLabels,
+                reserving: glossary.anchors)
+        }
+        let allAnchors = headingAnchors
         let documents = LessonParts(input.documents)
         input.diagrams = nil
         input.documents = []
@@ -221,7 +238,10 @@ package enum SitePages {
                 diagrams: { block in lessonDiagrams[block] ?? "" },
                 coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
                 noteHref: noteHref(from: index),
-                aboutNotesHref: aboutNotesHref, glossary: glossary, isGlossary: index == glossaryIndex)
+                aboutNotesHref: aboutNotesHref,
+                headingAnchors: allAnchors.indices.contains(index) ? allAnchors[index] : [],
+                references: .site(course, anchors: allAnchors, docLinks: docLinks, from: index),
+                glossary: glossary, isGlossary: index == glossaryIndex)
             let body = LessonBody(lesson, document: document, context: context)
             // On the limitations page every note is on the same page; a footnote a note cites
             // stays on its lesson's page.
@@ -241,6 +261,7 @@ package enum SitePages {
             layout["pageTitle"] = .text(title)
             layout["pageDescription"] = .text(description)
             layout["content"] = .html(content)
+            layout["stylesheets"] = common.stylesheets(PageStyles(content: content))
             return SiteFile(path: "", bytes: Array(templates.layout.render(layout).utf8))
         }
         @Sendable func title(_ lesson: Lesson) -> String { lesson.title ?? lesson.slug }
@@ -359,6 +380,10 @@ package enum SitePages {
         wholeLayout["content"] = .deferred(DeferredHTML(isEmpty: templates.print.rendersNothing(wholeContent)) { write in
             templates.print.render(wholeContent, writing: write)
         })
+        // The whole course holds what its header and every lesson hold.
+        var wholeHeader = wholeContent
+        wholeHeader["lessons"] = .list([])
+        wholeLayout["stylesheets"] = common.stylesheets(PageStyles(contents: [templates.print.render(wholeHeader)] + rendered.map(\.body.html)))
         let wholeValues = wholeLayout
         try sink.addStreamed(path: printPage) { write in templates.layout.render(wholeValues, writing: write) }
 
@@ -406,9 +431,12 @@ private struct CommonValues: Sendable {
     /// The lessons that state notes: number, title, href, anchor and the range of their notes.
     var noteGroups: [TemplateRecord]
     var lessonEntries: TemplateValue
+    /// The site's assets, for the sheets a page links.
+    var assets: SiteAssets
 
     init(course: Course, words: SiteWords, swiftVersion: String, bodies: [LessonBody], assets: SiteAssets,
          search: Bool) {
+        self.assets = assets
         func noteLinks(_ numbers: [Int]) -> TemplateValue {
             .list(numbers.map { ["label": .text("DR\($0)"), "href": .text("#dr\($0)")] })
         }
@@ -453,7 +481,8 @@ private struct CommonValues: Sendable {
             "aboutNotesHref": .text("\(SitePages.limitationsPage)#\(SitePages.aboutNotesAnchor)"),
             "printHref": .text(SitePages.printPage),
             "searchHref": .text(search ? SitePages.searchPage : ""),
-            "stylesheet": .text(assets.href("style.css") ?? "assets/style.css"),
+            "stylesheet": .text(assets.href(PageStyles.base) ?? "assets/style.css"),
+            "stylesheets": .list([]),
             "searchScript": .text(assets.href("search.js") ?? ""),
             "favicon": .text(SitePages.favicon),
             "swiftVersion": .text(swiftVersion),
@@ -486,6 +515,11 @@ private struct CommonValues: Sendable {
                 "wholeCourseLink": .text(words.wholeCourseLink),
             ]),
         ]
+    }
+
+    /// The layout's `stylesheets`: where in the site each part sheet a page links is.
+    func stylesheets(_ styles: PageStyles) -> TemplateValue {
+        .list(styles.files.compactMap { file in assets.href(file).map { ["href": .text($0)] } })
     }
 
     func values(current: Int?, isIndex: Bool = false, isLimitations: Bool = false, isPrint: Bool = false,

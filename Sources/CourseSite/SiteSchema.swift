@@ -29,6 +29,7 @@ package enum SiteSchema {
         "printHref": .text,
         "searchHref": .text,
         "stylesheet": .text,
+        "stylesheets": .list(TemplateSchema(["href": .text])),
         "searchScript": .text,
         "favicon": .text,
         "swiftVersion": .text,

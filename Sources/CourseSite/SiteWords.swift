@@ -51,7 +51,8 @@ package struct SiteWords: Sendable {
     /// The single page with the whole course, and what its link says.
     package var wholeCourse: String
     package var wholeCourseLink: String
-    /// The titles of GitHub's five callouts (`> [!NOTE]` ...).
+    /// The titles of the callouts: GitHub's five (`> [!NOTE]` ...) and DocC's asides
+    /// (`> Experiment:` ...), every kind.
     package var calloutTitles: [CalloutKind: String]
     /// What a footnote's link back to the text says to assistive technology.
     package var footnoteBack: String
@@ -124,7 +125,7 @@ package struct SiteWords: Sendable {
         backToTop: "Başa dön",
         wholeCourse: "Kursun tamamı",
         wholeCourseLink: "Tek sayfada bütün kurs",
-        calloutTitles: [.note: "Not", .tip: "İpucu", .important: "Önemli", .warning: "Uyarı", .caution: "Dikkat"],
+        calloutTitles: SiteWords.turkishCalloutTitles,
         footnoteBack: "Metne dön",
         verifiedWith: { "Swift \($0) ile doğrulandı" },
         languageMode: { "dil kipi \($0)" },
@@ -178,7 +179,7 @@ package struct SiteWords: Sendable {
         backToTop: "Back to top",
         wholeCourse: "The whole course",
         wholeCourseLink: "The whole course on one page",
-        calloutTitles: [.note: "Note", .tip: "Tip", .important: "Important", .warning: "Warning", .caution: "Caution"],
+        calloutTitles: SiteWords.englishCalloutTitles,
         footnoteBack: "Back to the text",
         verifiedWith: { "verified with Swift \($0)" },
         languageMode: { "language mode \($0)" },
@@ -275,4 +276,28 @@ package struct DiagramWords: Sendable, Equatable {
             "ilk": "entered the tree for the first time",
         ],
         skippedMeaning: "skipped: body not recomputed")
+}
+
+extension SiteWords {
+    /// Every callout kind's title in English: GitHub's words and DocC's display names.
+    static let englishCalloutTitles: [CalloutKind: String] = [
+        .note: "Note", .tip: "Tip", .important: "Important", .warning: "Warning", .caution: "Caution",
+        .experiment: "Experiment", .attention: "Attention", .author: "Author", .authors: "Authors",
+        .bug: "Bug", .complexity: "Complexity", .copyright: "Copyright", .date: "Date",
+        .invariant: "Invariant", .mutatingVariant: "Mutating Variant",
+        .nonMutatingVariant: "Non-Mutating Variant", .postcondition: "Postcondition",
+        .precondition: "Precondition", .remark: "Remark", .requires: "Requires", .since: "Since",
+        .toDo: "To Do", .version: "Version", .throws: "Throws", .seeAlso: "See Also",
+    ]
+
+    /// Every callout kind's title in Turkish.
+    static let turkishCalloutTitles: [CalloutKind: String] = [
+        .note: "Not", .tip: "İpucu", .important: "Önemli", .warning: "Uyarı", .caution: "Dikkat",
+        .experiment: "Deneyin", .attention: "Dikkat", .author: "Yazar", .authors: "Yazarlar",
+        .bug: "Hata", .complexity: "Karmaşıklık", .copyright: "Telif hakkı", .date: "Tarih",
+        .invariant: "Değişmez", .mutatingVariant: "Değiştiren biçimi",
+        .nonMutatingVariant: "Değiştirmeyen biçimi", .postcondition: "Son koşul",
+        .precondition: "Ön koşul", .remark: "Açıklama", .requires: "Gerektirir", .since: "Şu sürümden beri",
+        .toDo: "Yapılacak", .version: "Sürüm", .throws: "Fırlatır", .seeAlso: "Ayrıca bakın",
+    ]
 }

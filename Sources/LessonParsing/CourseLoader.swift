@@ -184,7 +184,7 @@ package enum CourseLoader {
         let links = LinkCheck.check(lessons, folder: absolute, displayFolder: display, lessonFiles: Set(names))
         return LoadedCourse(
             course: Course(folder: display, folderPath: absolute, config: config, coreFiles: coreFiles,
-                           lessons: lessons, linkedFiles: links.files),
+                           lessons: lessons, linkedFiles: links.files, doccImages: links.doccImages),
             documents: documents, diagnostics: coreFindings + diagnostics + links.diagnostics)
     }
 

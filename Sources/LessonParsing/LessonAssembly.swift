@@ -23,6 +23,7 @@ package enum LessonAssembly {
         var ownLabel: LimitNoteReference?
         var oversizedLabel: (label: String, line: Int)?
         var links: [LessonLink] = []
+        var autolinkPlaces = AutolinkPlaces()
 
         for element in elements {
             switch element {
@@ -86,7 +87,7 @@ package enum LessonAssembly {
                     at: at(line)))
 
             case let .link(link):
-                links.append(link)
+                links.append(autolinkPlaces.placed(link, in: source))
 
             case let .code(element):
                 let (role, language, attributes, findings) = interpret(element, at: at)
@@ -200,6 +201,55 @@ package enum LessonAssembly {
             attribute.hasPrefix(LanguageMode.attributePrefix)
                 ? LanguageMode(rawValue: String(attribute.dropFirst(LanguageMode.attributePrefix.count))) : nil
         }.first
+    }
+
+    /// The autolinks (`<...>`) written on each line, by their text, with their columns:
+    /// found once per line, so that a line of a thousand links costs one pass.
+    struct AutolinkPlaces {
+        private var byLine: [Int: [String: [Int]]] = [:]
+        private var taken: [Int: [String: Int]] = [:]
+
+        /// A link whose place is where its source says. cmark-gfm 0.29 places an autolink
+        /// (`<doc:Name>`, `<https://...>`) by its offset in the paragraph's text, which counts
+        /// the lines before it and none of the quote's or list's marks; the line is right. A
+        /// link that does not stand where it is placed is found on its line as `<destination>`
+        /// (the first not yet taken).
+        mutating func placed(_ link: LessonLink, in source: SourceText) -> LessonLink {
+            guard link.line >= 1, link.line <= source.lineCount else { return link }
+            let line = source.content(ofLine: link.line)
+            let at = line.startIndex + link.column - 1
+            if link.column >= 1, at < line.endIndex, [UInt8(ascii: "["), UInt8(ascii: "!")].contains(line[at]) {
+                return link
+            }
+            let written = "<" + link.destination + ">"
+            if byLine[link.line] == nil { byLine[link.line] = Self.autolinks(in: line) }
+            let columns = byLine[link.line]![written] ?? []
+            let index = taken[link.line, default: [:]][written, default: 0]
+            guard index < columns.count else { return link }
+            taken[link.line, default: [:]][written] = index + 1
+            var placed = link
+            placed.column = columns[index]
+            return placed
+        }
+
+        /// Every `<...>` on a line with no space or `<` inside, by its text, with its columns.
+        private static func autolinks(in line: ArraySlice<UInt8>) -> [String: [Int]] {
+            var found: [String: [Int]] = [:]
+            var open: Int?
+            for index in line.indices {
+                switch line[index] {
+                case UInt8(ascii: "<"): open = index
+                case UInt8(ascii: " "), UInt8(ascii: "\t"): open = nil
+                case UInt8(ascii: ">"):
+                    if let start = open {
+                        found[String(decoding: line[start...index], as: UTF8.self), default: []].append(start - line.startIndex + 1)
+                    }
+                    open = nil
+                default: break
+                }
+            }
+            return found
+        }
     }
 
     /// The role a code block's info string gives it, with findings about the string itself.

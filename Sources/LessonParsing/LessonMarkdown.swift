@@ -196,8 +196,12 @@ package final class LessonDocument: @unchecked Sendable {
         var allowedHTML: [OpaquePointer: String]
         /// Top-level code blocks inside a `<details>`.
         var inDetails: Set<Int>
-        /// Top-level quotes that are callouts (`> [!NOTE]`), with their kind.
-        var callouts: [OpaquePointer: CalloutKind]
+        /// Top-level quotes that are callouts (`> [!NOTE]`, `> Note:`), with their kind.
+        var callouts: [OpaquePointer: Callout]
+        /// `doc:` links, to be given their page (or made text) when the tree is made ready.
+        var docLinks: [DocLinkNode] = []
+        /// Images named the DocC way (`![](chart)`), with the name.
+        var doccImages: [(node: OpaquePointer, name: String)] = []
         /// The footnotes, moved out of the lesson's flow into a document of their own when the
         /// tree is made ready for pages: they are rendered once, at the end.
         var footnotes: OpaquePointer?
@@ -217,11 +221,18 @@ package final class LessonDocument: @unchecked Sendable {
         var topLevelBlocks: [OpaquePointer: Int] = [:]
     }
 
+    /// The labels of the lesson's footnotes (`[^label]`), whose anchors (`fn-label`,
+    /// `fnref-label`) a heading's anchor must not take: known before the page is made, so that
+    /// a link from another lesson can name a heading's anchor.
+    package let footnoteLabels: [String]
+
     fileprivate init(root: OpaquePointer, lessonPages: [String: String]) {
         let read = Self.readElements(root, lessonPages: lessonPages)
         elements = read.elements
+        footnoteLabels = read.footnoteLabels
         state = Locked(RenderState(root: root, codeBlockIDs: read.codeBlockIDs, allowedHTML: read.allowedHTML,
                                   inDetails: read.inDetails, callouts: read.callouts,
+                                  docLinks: read.docLinks, doccImages: read.doccImages,
                                   comments: read.comments, pageLinks: read.pageLinks,
                                   topLevelBlocks: read.topLevelBlocks))
     }
@@ -236,10 +247,12 @@ package final class LessonDocument: @unchecked Sendable {
     /// The lesson's top-level blocks for a page, in document order. Raw HTML becomes text; `DRn`
     /// in prose becomes a link to `mentionHref(n)`. Which numbers get a link is settled by the
     /// first call (a note the course lacks stays text), so every call must answer nil for the
-    /// same numbers.
-    package func renderBlocks(mentionHref: (Int) -> String?) -> [RenderedBlock] {
+    /// same numbers. The first call settles the `doc:` links and DocC's images too, from
+    /// `references`: every page sits at the top of the site, so they read the same on all.
+    package func renderBlocks(mentionHref: (Int) -> String?,
+                              references: CourseReferences = .none) -> [RenderedBlock] {
         state.withLock { state in
-            Self.prepare(&state, mentionHref: mentionHref)
+            Self.prepare(&state, mentionHref: mentionHref, references: references)
             let renderer = Renderer()
             var blocks: [RenderedBlock] = []
             var node = cmark_node_first_child(state.root)
@@ -250,13 +263,8 @@ package final class LessonDocument: @unchecked Sendable {
                 node = cmark_node_next(current)
             }
             if let footnotes = state.footnotes {
-                // cmark-gfm keeps a definition's label to itself; its HTML names it in the ids.
                 let html = renderer.html(footnotes)
-                let labels = html.ranges(of: "<li id=\"fn-").compactMap { found -> String? in
-                    let label = html[found.upperBound...]
-                    return label.firstIndex(of: "\"").map { String(label[..<$0]) }
-                }
-                blocks.append(.footnotes(html: html, labels: labels))
+                blocks.append(.footnotes(html: html, labels: Self.footnoteLabels(in: html)))
             }
             return blocks
         }
@@ -264,9 +272,10 @@ package final class LessonDocument: @unchecked Sendable {
 
     /// The limitation notes alone, number to inline HTML (without the label), for a page that
     /// lists them: the same tree rendered with another page's links.
-    package func renderNotes(mentionHref: (Int) -> String?) -> [Int: String] {
+    package func renderNotes(mentionHref: (Int) -> String?,
+                             references: CourseReferences = .none) -> [Int: String] {
         state.withLock { state in
-            Self.prepare(&state, mentionHref: mentionHref)
+            Self.prepare(&state, mentionHref: mentionHref, references: references)
             let renderer = Renderer()
             var notes: [Int: String] = [:]
             for (node, number) in state.noteNumbers {
@@ -284,10 +293,22 @@ package final class LessonDocument: @unchecked Sendable {
         var codeBlockIDs: [OpaquePointer: Int] = [:]
         var allowedHTML: [OpaquePointer: String] = [:]
         var inDetails: Set<Int> = []
-        var callouts: [OpaquePointer: CalloutKind] = [:]
+        var callouts: [OpaquePointer: Callout] = [:]
         var comments: Set<OpaquePointer> = []
         var pageLinks: [(link: OpaquePointer, url: String)] = []
         var topLevelBlocks: [OpaquePointer: Int] = [:]
+        var docLinks: [DocLinkNode] = []
+        var doccImages: [(node: OpaquePointer, name: String)] = []
+        var footnoteLabels: [String] = []
+    }
+
+    /// A `doc:` link as the walk met it.
+    struct DocLinkNode {
+        var node: OpaquePointer
+        var name: String
+        var fragment: String?
+        /// `<doc:Name>`: its text is its address, which the page replaces by the title.
+        var isAutolink: Bool
     }
 
     /// A raw HTML node as the walk met it.
@@ -342,6 +363,15 @@ package final class LessonDocument: @unchecked Sendable {
                     if !link.isImage, let url = pageURL(link.target, lessonPages: lessonPages) {
                         reading.pageLinks.append((node, url))
                     }
+                    switch link.target {
+                    case let .doc(name, fragment):
+                        reading.docLinks.append(DocLinkNode(node: node, name: name, fragment: fragment,
+                                                            isAutolink: isAutolink(node, destination: link.destination)))
+                    case let .relative(path, _) where link.isImage && DocCImage.isName(path):
+                        reading.doccImages.append((node, path))
+                    default:
+                        break
+                    }
                 }
                 return
             }
@@ -386,12 +416,21 @@ package final class LessonDocument: @unchecked Sendable {
                                           element: reading.elements.count))
                 reading.elements.append(.rawHTML(line: line, column: Int(cmark_node_get_start_column(node))))
             case .blockQuote where isTopLevel:
-                guard let marker = calloutMarker(node) else { break }
-                if let kind = CalloutKind(marker: marker.kind) {
-                    reading.callouts[node] = kind
-                } else {
-                    reading.elements.append(.unknownCallout(kind: marker.kind, line: line))
+                if let marker = calloutMarker(node) {
+                    if let kind = CalloutKind(marker: marker.kind) {
+                        reading.callouts[node] = Callout(kind: kind)
+                    } else {
+                        reading.elements.append(.unknownCallout(kind: marker.kind, line: line))
+                    }
+                } else if let aside = asideTag(node) {
+                    if let kind = CalloutKind(asideTag: aside.tag) {
+                        reading.callouts[node] = Callout(kind: kind)
+                    } else if aside.isAlone {
+                        reading.callouts[node] = Callout(kind: .note, title: Callout.title(ofUnknownTag: aside.tag))
+                    }
                 }
+            case .footnoteDefinition where isTopLevel:
+                reading.footnoteLabels += footnoteLabels(in: Renderer().html(node))
             case .text where linkDepth == 0:
                 guard let text = cmark_node_get_literal(node) else { break }
                 if strstr(text, "DR") != nil {
@@ -507,6 +546,38 @@ package final class LessonDocument: @unchecked Sendable {
         return (String(kind), text)
     }
 
+    /// DocC's aside tag: the text before the first `:` of the quote's first paragraph, when that
+    /// paragraph starts with text (`> Note: ...`, `> Grammar of a type:`). `isAlone`: nothing
+    /// follows the colon on its line.
+    private static func asideTag(_ quote: OpaquePointer) -> (tag: String, isAlone: Bool)? {
+        guard let paragraph = cmark_node_first_child(quote), MarkdownNodeKind(paragraph) == .paragraph,
+              let text = cmark_node_first_child(paragraph), MarkdownNodeKind(text) == .text else { return nil }
+        let content = literal(text)
+        guard let colon = content.firstIndex(of: ":") else { return nil }
+        var tag = content[..<colon]
+        while let last = tag.last, last == " " || last == "\t" { tag = tag.dropLast() }
+        guard !tag.isEmpty, tag.first != " ", tag.first != "\t" else { return nil }
+        let rest = content[content.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+        let next = cmark_node_next(text).map(MarkdownNodeKind.init)
+        return (String(tag), rest.isEmpty && (next == nil || next == .softBreak || next == .lineBreak))
+    }
+
+    /// Whether a link's text is its address alone (`<doc:Name>`, an autolink).
+    private static func isAutolink(_ link: OpaquePointer, destination: String) -> Bool {
+        guard let text = cmark_node_first_child(link), MarkdownNodeKind(text) == .text,
+              cmark_node_next(text) == nil else { return false }
+        return literal(text) == destination
+    }
+
+    /// The labels of the footnotes in cmark-gfm's HTML of them: it keeps a definition's label
+    /// to itself, and names it in the ids (`<li id="fn-label">`).
+    static func footnoteLabels(in html: String) -> [String] {
+        html.ranges(of: "<li id=\"fn-").compactMap { found -> String? in
+            let label = html[found.upperBound...]
+            return label.firstIndex(of: "\"").map { String(label[..<$0]) }
+        }
+    }
+
     /// The labels of `[^label]` left as text (a footnote reference cmark-gfm found no
     /// definition for), with the byte offset of each in the text.
     private static func undefinedFootnotes(in text: String) -> [(label: String, offset: Int)] {
@@ -580,7 +651,8 @@ package final class LessonDocument: @unchecked Sendable {
     /// Makes the tree ready for pages, once: notes lose their `DRn.` label (first, so that the
     /// label is not taken for a mention), raw HTML becomes text, mentions become links. After
     /// that, only the links' targets change from one page to another.
-    private static func prepare(_ state: inout RenderState, mentionHref: (Int) -> String?) {
+    private static func prepare(_ state: inout RenderState, mentionHref: (Int) -> String?,
+                                references: CourseReferences) {
         if !state.prepared {
             state.prepared = true
             var node = cmark_node_first_child(state.root)
@@ -592,6 +664,8 @@ package final class LessonDocument: @unchecked Sendable {
                     dropLimitNoteLabel(from: current)
                 }
             }
+            // What DocC's links and images become: a link to a page, or else text; a picture.
+            let courseNodes = courseReferenceEdits(state, references: references)
             var rawHTML: [(OpaquePointer, isBlock: Bool)] = []
             var mentionTexts: [OpaquePointer] = []
             var linkDepth = 0
@@ -602,7 +676,9 @@ package final class LessonDocument: @unchecked Sendable {
                 if entering, cmark_node_parent(node) == state.root { topBlock = node }
                 func edits() { if let topBlock, edited.last != topBlock { edited.append(topBlock) } }
                 switch kind {
-                case .link, .image: linkDepth += entering ? 1 : -1
+                case .link, .image:
+                    linkDepth += entering ? 1 : -1
+                    if entering, courseNodes.replacements[node] != nil { edits() }
                 case .htmlBlock where entering: rawHTML.append((node, true))
                 case .htmlInline where entering: rawHTML.append((node, false)); edits()
                 case .text where entering && linkDepth == 0:
@@ -618,7 +694,8 @@ package final class LessonDocument: @unchecked Sendable {
             // apart, every parent is a root while nodes are added, and putting the containers
             // back, deepest first, costs a step each. Nodes replaced are freed only after, as a
             // container may go back beside them.
-            let takenApart = disassemble(edited)
+            // A link or an image that gives way to other nodes stays in its place meanwhile.
+            let takenApart = disassemble(edited, keeping: Set(courseNodes.replacements.keys))
             var replaced: [OpaquePointer] = []
             for (node, isBlock) in rawHTML {
                 // A freed node's address may come back for a node made later: no map keeps it.
@@ -645,6 +722,13 @@ package final class LessonDocument: @unchecked Sendable {
                 state.allowedHTML[node] = nil
             }
             for (link, url) in state.pageLinks { cmark_node_set_url(link, url) }
+            for (link, url) in courseNodes.urls { cmark_node_set_url(link, url) }
+            for (text, title) in courseNodes.titles { cmark_node_set_literal(text, title) }
+            // Inner nodes first: an image's text may hold a link that gives way too.
+            for node in courseNodes.order.reversed() {
+                guard let replacement = courseNodes.replacements[node] else { continue }
+                place(replacement, before: node)
+            }
             for node in mentionTexts {
                 let links = linkMentions(in: node, linked: { mentionHref($0) != nil })
                 if !links.isEmpty { replaced.append(node) }
@@ -652,6 +736,7 @@ package final class LessonDocument: @unchecked Sendable {
             }
             reassemble(takenApart)
             for node in replaced { cmark_node_free(node) }
+            for node in courseNodes.order.reversed() where courseNodes.replacements[node] != nil { cmark_node_free(node) }
             for quote in state.callouts.keys { dropCalloutMarker(from: quote) }
             var definitions: [OpaquePointer] = []
             var topLevel = cmark_node_first_child(state.root)
@@ -671,6 +756,54 @@ package final class LessonDocument: @unchecked Sendable {
         for (link, number) in state.mentionLinks {
             cmark_node_set_url(link, mentionHref(number) ?? "#dr\(number)")
         }
+    }
+
+    /// What the course's answers make of the lesson's `doc:` links and DocC images, decided
+    /// before the tree changes: addresses to set, autolinks' texts to retitle, and the nodes
+    /// that give way to new ones (a link that names nothing becomes its text; an image, the
+    /// course's picture of it), in document order.
+    private struct CourseNodeEdits {
+        var urls: [(OpaquePointer, String)] = []
+        var titles: [(OpaquePointer, String)] = []
+        var replacements: [OpaquePointer: OpaquePointer] = [:]
+        var order: [OpaquePointer] = []
+    }
+
+    private static func courseReferenceEdits(_ state: RenderState, references: CourseReferences) -> CourseNodeEdits {
+        var edits = CourseNodeEdits()
+        for link in state.docLinks {
+            if let target = references.docLink(link.name, link.fragment) {
+                edits.urls.append((link.node, target.href))
+                // `<doc:Name>` shows the lesson's title, `<doc:Name#Section>` the heading's.
+                if link.isAutolink, let text = cmark_node_first_child(link.node) { edits.titles.append((text, target.title)) }
+            } else {
+                // A reader cannot follow it: its words stay, as text.
+                let text = cmark_node_new(CMARK_NODE_TEXT)!
+                cmark_node_set_literal(text, link.isAutolink ? unresolvedTitle(link) : plainText(link.node))
+                edits.replacements[link.node] = text
+            }
+        }
+        for image in state.doccImages {
+            guard let html = references.image(image.name, plainText(image.node)) else { continue }
+            let picture = cmark_node_new(CMARK_NODE_CUSTOM_INLINE)!
+            cmark_node_set_on_enter(picture, html)
+            cmark_node_set_on_exit(picture, "")
+            edits.replacements[image.node] = picture
+        }
+        // Document order, which the walk over the lesson gives; a few nodes, found by identity.
+        if !edits.replacements.isEmpty {
+            walk(state.root) { node, kind, entering in
+                if entering, kind == .link || kind == .image, edits.replacements[node] != nil { edits.order.append(node) }
+            }
+        }
+        return edits
+    }
+
+    /// The words of `<doc:Name#Section>` that names nothing: the section's (`Section Title`),
+    /// else the name.
+    private static func unresolvedTitle(_ link: DocLinkNode) -> String {
+        if let fragment = link.fragment, !fragment.isEmpty { return String(fragment.map { $0 == "-" ? " " : $0 }) }
+        return link.name
     }
 
     /// Links `replacement` in before `node`. A table cell's extension admits only the inline
@@ -739,12 +872,14 @@ package final class LessonDocument: @unchecked Sendable {
     }
 
     /// Unlinks every container inside `blocks`, parents before children: each is then a root.
-    private static func disassemble(_ blocks: [OpaquePointer]) -> [Detached] {
+    /// The `kept` stay linked to their parents (which are roots then), for nodes to go in beside
+    /// them; what they hold is taken apart all the same.
+    private static func disassemble(_ blocks: [OpaquePointer], keeping kept: Set<OpaquePointer> = []) -> [Detached] {
         var detached: [Detached] = []
         for block in blocks {
             var containers: [OpaquePointer] = []
             walk(block) { node, kind, entering in
-                if entering, !kind.isLeaf { containers.append(node) }
+                if entering, !kind.isLeaf, !kept.contains(node) { containers.append(node) }
             }
             for node in containers {
                 detached.append(Detached(node: node, parent: cmark_node_parent(node)!, previous: cmark_node_previous(node)))
@@ -795,7 +930,8 @@ package final class LessonDocument: @unchecked Sendable {
                 html += renderer.html(current)
                 child = cmark_node_next(current)
             }
-            return .callout(state.callouts[node]!, html: html)
+            let callout = state.callouts[node]!
+            return .callout(callout.kind, title: callout.title, html: html)
         case .paragraph:
             guard let number = state.noteNumbers[node] else { return .html(renderer.html(node), block: index) }
             return .limitNote(number: number, innerHTML: innerParagraphHTML(renderer.html(node)))
@@ -808,10 +944,29 @@ package final class LessonDocument: @unchecked Sendable {
         html.hasPrefix("<p>") && html.hasSuffix("</p>\n") ? String(html.dropFirst(3).dropLast(5)) : html
     }
 
-    /// Removes a callout's `[!KIND]` line: the page shows the kind as the callout's title.
+    /// Removes a callout's `[!KIND]` line or `Kind:` tag: the page shows the kind as the
+    /// callout's title.
     private static func dropCalloutMarker(from quote: OpaquePointer) {
-        guard let (_, text) = calloutMarker(quote), let paragraph = cmark_node_parent(text) else { return }
-        if let next = cmark_node_next(text) { cmark_node_free(next) }
+        if let (_, text) = calloutMarker(quote), let paragraph = cmark_node_parent(text) {
+            if let next = cmark_node_next(text) { cmark_node_free(next) }
+            cmark_node_free(text)
+            if cmark_node_first_child(paragraph) == nil { cmark_node_free(paragraph) }
+            return
+        }
+        // DocC's `Note:`: the tag, its colon and the spaces after it; a line break after a
+        // tag that stood alone on its line too.
+        guard asideTag(quote) != nil, let paragraph = cmark_node_first_child(quote),
+              let text = cmark_node_first_child(paragraph) else { return }
+        let content = literal(text)
+        guard let colon = content.firstIndex(of: ":") else { return }
+        let rest = content[content.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+        guard rest.isEmpty else {
+            cmark_node_set_literal(text, String(rest))
+            return
+        }
+        if let next = cmark_node_next(text), MarkdownNodeKind(next) == .softBreak || MarkdownNodeKind(next) == .lineBreak {
+            cmark_node_free(next)
+        }
         cmark_node_free(text)
         if cmark_node_first_child(paragraph) == nil { cmark_node_free(paragraph) }
     }
@@ -869,7 +1024,9 @@ package final class LessonDocument: @unchecked Sendable {
         func html(_ node: OpaquePointer) -> String {
             guard let rendered = cmark_render_html(node, CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES, extensions) else { return "" }
             defer { allocator!.pointee.free(rendered) }
-            return String(cString: rendered)
+            // An editor placeholder in inline code (or in a code block inside a list or a
+            // quote) shows as Xcode's token, as it does in a Swift listing.
+            return PlaceholderText.tokens(inCodeOf: String(cString: rendered))
         }
     }
 }
@@ -885,22 +1042,41 @@ package enum RenderedBlock: Sendable, Equatable {
     case limitNote(number: Int, innerHTML: String)
     /// Any other block, rendered by cmark-gfm; `block` is its place among the top-level blocks.
     case html(String, block: Int)
-    /// A quote that opens with `[!NOTE]` and the like: its blocks, without the marker.
-    case callout(CalloutKind, html: String)
+    /// A quote that opens with `[!NOTE]` or `Note:` and the like: its kind, the title its
+    /// author gave it (a DocC aside of a kind DocC does not know), its blocks without the marker.
+    case callout(CalloutKind, title: String?, html: String)
     /// The lesson's footnotes, numbered and linked both ways, as one `<section>`; `labels` are
     /// the footnotes' names (their anchors are `fn-label` and `fnref-label`). Always last.
     case footnotes(html: String, labels: [String])
 }
 
-/// GitHub's callouts: a quote whose first line is `[!NOTE]`, `[!TIP]`, `[!IMPORTANT]`,
-/// `[!WARNING]` or `[!CAUTION]`.
-package enum CalloutKind: String, Sendable, CaseIterable {
-    case note, tip, important, warning, caution
+/// What only the whole course knows of a lesson's page: where its `doc:` links go and how its
+/// images named the DocC way are shown. The site answers; a document asks once per link.
+package struct CourseReferences: Sendable {
+    /// A `doc:` link's address from a page, and the title it shows (the lesson's, or the
+    /// heading's).
+    package struct DocTarget: Sendable, Equatable {
+        package var href: String
+        package var title: String
 
-    /// The kind's word as a lesson writes it (`NOTE`); any case is accepted.
-    package var marker: String { rawValue.uppercased() }
-
-    init?(marker: String) {
-        self.init(rawValue: marker.lowercased())
+        package init(href: String, title: String) {
+            self.href = href
+            self.title = title
+        }
     }
+
+    /// The target of `doc:name#fragment`; nil when it names nothing (the link becomes its text).
+    package var docLink: @Sendable (_ name: String, _ fragment: String?) -> DocTarget?
+    /// The HTML that shows the image of that name with that alternative text (a `<picture>`);
+    /// nil when the course has no such image (cmark-gfm's `<img>` stays).
+    package var image: @Sendable (_ name: String, _ alt: String) -> String?
+
+    package init(docLink: @escaping @Sendable (String, String?) -> DocTarget?,
+                 image: @escaping @Sendable (String, String) -> String?) {
+        self.docLink = docLink
+        self.image = image
+    }
+
+    /// A page that knows no other lesson: every `doc:` link becomes its text.
+    package static let none = CourseReferences(docLink: { _, _ in nil }, image: { _, _ in nil })
 }

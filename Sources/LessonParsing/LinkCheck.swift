@@ -3,13 +3,17 @@ import CourseModel
 import Foundation
 
 /// The links and images of a course, checked against its folder: a link to a lesson file goes
-/// to that lesson's page; any other file inside the course folder is carried by the site at the
-/// same path; what a reader could not follow is a warning at its line.
+/// to that lesson's page, and so does a `doc:` link (DocC's) that names a lesson and heading;
+/// any other file inside the course folder is carried by the site at the same path, and so are
+/// the files of an image named the DocC way; what a reader could not follow is a warning at its
+/// line.
 package enum LinkCheck {
     package struct Findings: Sendable, Equatable {
         package var diagnostics: [Diagnostic] = []
         /// Paths inside the course folder, each once, in the order the lessons first name them.
         package var files: [String] = []
+        /// The images named the DocC way that the course has, by name.
+        package var doccImages: [String: DocCImage] = [:]
     }
 
     /// Schemes cmark-gfm removes from a page's links (its safe mode).
@@ -38,8 +42,12 @@ package enum LinkCheck {
         var known: [ExactName: Found] = [:]
         var listed: Set<ExactName> = []
         let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        let docLinks = DocLinks(lessons)
+        // Walked only when a lesson names an image the DocC way.
+        var imageIndex: DocCImageIndex?
+        var imagesSeen: [String: (image: DocCImage, ambiguous: [[String]])?] = [:]
 
-        for lesson in lessons {
+        for (lessonIndex, lesson) in lessons.enumerated() {
             for link in lesson.links {
                 let what = link.isImage ? "image" : "link"
                 let here = lesson.location(line: link.line, column: link.column)
@@ -47,6 +55,9 @@ package enum LinkCheck {
                 switch link.target {
                 case .web, .fragment:
                     continue
+                case let .doc(name, fragment):
+                    findings.diagnostics += docLinkFindings(shown, name: name, fragment: fragment, from: lessonIndex,
+                                                            lessons: lessons, docLinks: docLinks, at: here)
                 case .rootPath:
                     findings.diagnostics.append(.warning(
                         .linkRootPath,
@@ -68,6 +79,33 @@ package enum LinkCheck {
                     }
                     let found = known[ExactName(inside)] ?? classify(inside, folder: folder, root: root, lessonFiles: lessonFiles)
                     known[ExactName(inside)] = found
+                    if link.isImage, found == .missing, DocCImage.isName(inside) {
+                        // `![](remainderInteger)`: DocC's name of an image somewhere in the course.
+                        if imagesSeen[inside] == nil {
+                            if imageIndex == nil { imageIndex = DocCImageIndex(folder: folder, root: root) }
+                            imagesSeen[inside] = .some(imageIndex!.image(named: inside).map { found in
+                                (measured(found.image, folder: folder), found.ambiguous)
+                            })
+                        }
+                        if let (image, ambiguous) = imagesSeen[inside]! {
+                            findings.doccImages[inside] = image
+                            for variant in image.variants where listed.insert(ExactName(variant.path)).inserted {
+                                findings.files.append(variant.path)
+                            }
+                            for files in ambiguous {
+                                findings.diagnostics.append(.warning(
+                                    .linkTargetAmbiguous,
+                                    "image '\(shown)' has the same variant twice: \(files.map { displayPath(displayFolder, $0) }.joined(separator: " and ")); DocC needs an image's name to be unique in the course, so the site shows the first",
+                                    at: here))
+                            }
+                            continue
+                        }
+                        findings.diagnostics.append(.warning(
+                            .linkTargetMissing,
+                            "image '\(shown)' points at nothing: \(displayPath(displayFolder, inside)) does not exist, and no image in the course's folders has that name (\(inside).png, \(inside)@2x.png, \(inside)~dark.png ...)",
+                            at: here))
+                        continue
+                    }
                     switch found {
                     case .lesson:
                         break
@@ -100,6 +138,60 @@ package enum LinkCheck {
             }
         }
         return findings
+    }
+
+    /// What is wrong with a `doc:` link, if anything: it names no lesson, or no heading of it, or
+    /// two lessons whose names DocC would not tell apart.
+    private static func docLinkFindings(_ shown: String, name: String, fragment: String?, from: Int,
+                                        lessons: [Lesson], docLinks: DocLinks, at here: SourceLocation) -> [Diagnostic] {
+        switch docLinks.resolve(name: name, fragment: fragment, from: from) {
+        case .noLesson:
+            let file = name.isEmpty ? "" : " (NN-\(kebabCase(name)).md)"
+            return [.warning(
+                .linkTargetMissing,
+                "link '\(shown)' names no lesson: a doc: link names a lesson by its file name without NN- and .md, case and dashes aside, and no lesson file is named so\(file)",
+                at: here)]
+        case .noHeading(let lesson):
+            return [.warning(
+                .linkTargetMissing,
+                "link '\(shown)' names no heading of \(lessons[lesson].fileName): none of its headings reads '\(fragment ?? "")' (compared by letters and digits, case aside)",
+                at: here)]
+        case .lesson(let lesson), .heading(let lesson, _):
+            let named = name.isEmpty ? [lesson] : docLinks.lessons(named: name)
+            guard named.count > 1 else { return [] }
+            return [.warning(
+                .linkTargetAmbiguous,
+                "link '\(shown)' could name \(named.map { lessons[$0].fileName }.joined(separator: " or ")); it goes to the first: rename one of them",
+                at: here)]
+        }
+    }
+
+    /// `SummaryOfTheGrammar` as a lesson's file name would write it: `summary-of-the-grammar`.
+    static func kebabCase(_ name: String) -> String {
+        var result = ""
+        let characters = Array(name)
+        for (index, character) in characters.enumerated() {
+            if index > 0, character.isUppercase {
+                let previous = characters[index - 1]
+                let nextIsLower = index + 1 < characters.count && characters[index + 1].isLowercase
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && nextIsLower) { result += "-" }
+            }
+            result += character.lowercased()
+        }
+        return result
+    }
+
+    /// The image with each variant's size in pixels, from its file's first bytes.
+    private static func measured(_ image: DocCImage, folder: String) -> DocCImage {
+        var image = image
+        for index in image.variants.indices {
+            guard let handle = FileHandle(forReadingAtPath: folder + "/" + image.variants[index].path) else { continue }
+            defer { try? handle.close() }
+            // A JPEG's frame header stands after its metadata, which rarely fills 64 KiB.
+            let head = (try? handle.read(upToCount: 65_536)) ?? Data()
+            image.variants[index].pixelSize = PixelSize.of(Array(head))
+        }
+        return image
     }
 
     private static func outside(_ what: String, _ shown: String, _ here: SourceLocation) -> Diagnostic {

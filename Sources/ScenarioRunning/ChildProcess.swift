@@ -1,4 +1,5 @@
 import CProcess
+import CourseFiles
 import CourseModel
 import Foundation
 #if canImport(Glibc)
@@ -76,6 +77,9 @@ package struct ChildProcess: Sendable {
     /// copies a program into the sandbox from one): opened by this process, so that the child
     /// needs no right to their folders.
     package var passedFiles: [String] = []
+    /// The work this child is part of: when it is cancelled, the child's process group is
+    /// killed at once (as at a deadline), and once it is cancelled no child starts.
+    package var cancellation: Cancellation?
 
     package init(executable: String, arguments: [String], environment: [String: String] = [:],
                  inheritsEnvironment: Bool = true, workingDirectory: String? = nil, reportsEnding: Bool = false,
@@ -114,6 +118,7 @@ package struct ChildProcess: Sendable {
     /// processes it started (a compiler's jobs); what escapes the group is ended when the
     /// child is (see `ProcessControl`).
     package func run<Watcher: ChildWatcher>(watching watcher: inout Watcher) throws(LaunchError) -> Termination {
+        if cancellation?.isCancelled == true { throw LaunchError(executable: executable, code: ECANCELED) }
         var outputPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
         // Close-on-exec: a child started at the same time from another thread must not keep
         // our pipes open, or we would wait for its end instead of ours.
@@ -202,6 +207,10 @@ package struct ChildProcess: Sendable {
             throw LaunchError(executable: executable, code: status)
         }
 
+        // A cancellation kills the group from the cancelling thread; the pump then sees the
+        // child end. It is unregistered before the child is waited for, while its ID is still
+        // its own.
+        let registration = cancellation?.register { _ = Glibc.kill(-pid, SIGKILL) }
         let ended = coursebook_pidfd_open(pid)
         pump(pid: pid, output: outputPipe[0], error: errorPipe[0], ended: ended, watcher: &watcher)
         close(outputPipe[0])
@@ -212,6 +221,7 @@ package struct ChildProcess: Sendable {
         // then the child, then what left the group and lost its parent. Without a pidfd the
         // child may still run here: it is waited for first.
         var waitStatus: Int32 = 0
+        cancellation?.unregister(registration)
         if ended >= 0 { kill(-pid, SIGKILL) }
         while waitpid(pid, &waitStatus, 0) == -1 && errno == EINTR {}
         if ended < 0 { kill(-pid, SIGKILL) }

@@ -263,11 +263,12 @@ package final class CompilePlanStore: Sendable {
     }
 
     /// The object of `key`, made by `make` the first time this process asks.
-    func object(_ key: String, make: () -> String?) -> String? {
+    /// A failure is remembered for this process too, except one of a cancelled compile.
+    func object(_ key: String, unlessCancelled cancellation: Cancellation? = nil, make: () -> String?) -> String? {
         objects.withLock { objects in
             if let known = objects[key] { return known }
             let made = make()
-            objects[key] = made
+            if made != nil || cancellation?.isCancelled != true { objects[key] = made }
             return made
         }
     }

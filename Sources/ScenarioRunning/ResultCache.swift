@@ -41,7 +41,7 @@ package struct ResultCache: Sendable {
     package static func key(toolVersion: String, compilerVersion: String, coreDigest: String,
                             placement: String = "plain", source: ScenarioSource) -> String {
         var hash = SHA256()
-        let goal = source.goal == .typeCheck ? "typecheck" : "run " + placement
+        let goal = source.goal == .typeCheck ? "typecheck mandatory-passes" : "run " + placement
         for part in ["coursebook-result", formatVersion, toolVersion, compilerVersion, coreDigest, goal,
                      "language-mode " + (source.languageMode?.rawValue ?? "default")] {
             hash.update(part)

@@ -28,10 +28,15 @@ package struct ScenarioRunner: Sendable {
     package var cache: ResultCache?
     /// A digest of the core files' names and texts, part of every cache key.
     package var coreDigest: String
+    /// The work this run is part of (an editor's check): once it is cancelled, the compilers
+    /// and programs running are killed, no more start, and nothing of the run is cached.
+    package var cancellation: Cancellation?
 
     package init(compiler: SwiftCompiler, coreFiles: [CourseModel.CoreFile], settings: RunSettings,
-                 cache: ResultCache?) {
+                 cache: ResultCache?, cancellation: Cancellation? = nil) {
         self.compiler = compiler
+        self.compiler.cancellation = cancellation
+        self.cancellation = cancellation
         self.coreFiles = coreFiles.map { CoreFile(path: $0.path, displayPath: $0.displayPath, name: $0.name) }
         self.settings = settings
         self.cache = cache
@@ -39,6 +44,9 @@ package struct ScenarioRunner: Sendable {
     }
 
     package var compilerVersion: String { compiler.version }
+
+    /// Whether the run's work was cancelled: what it compiled and ran since is no verdict.
+    var isCancelled: Bool { cancellation?.isCancelled == true }
 
     package func run(_ jobs: [ScenarioJob]) -> RunReport {
         finish(start(jobs.map(\.source)), jobs: jobs)
@@ -161,7 +169,9 @@ package struct ScenarioRunner: Sendable {
             if case .crashed = outcome, !session.ranAlone.contains(index) { continue }
             fresh.append((keys[index], outcome))
         }
-        cache?.store(outcomes: fresh)
+        // A cancelled run's outcomes may be of programs it killed: none is a verdict to keep.
+        // (A cancellation sets its flag before it kills, so a kill is always seen here.)
+        if !isCancelled { cache?.store(outcomes: fresh) }
         let diagnostics = coreErrors ?? []
         return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count,
                          cachedCount: cachedCount,
@@ -397,6 +407,7 @@ private final class RunSession: Sendable {
     }
 
     func run(_ indices: [Int]) {
+        guard !runner.isCancelled else { return }
         var alone: [Int] = []
         var together: [Int] = []
         for index in indices {
@@ -407,7 +418,7 @@ private final class RunSession: Sendable {
             }
         }
         alone += runTogether(together)
-        guard coreErrors == nil else { return }
+        guard coreErrors == nil, !runner.isCancelled else { return }
         let ordered = alone.sorted()
         // Programs of one scenario compile side by side; a single one uses every core itself.
         let compilerJobs = ordered.count == 1 ? runner.settings.parallelism : 1
@@ -427,6 +438,8 @@ private final class RunSession: Sendable {
         if batch.compiled.succeeded {
             return execute(program: batch.program, indices: indices, in: batch.folder)
         }
+        // A compile the cancellation killed blames nobody.
+        guard !runner.isCancelled else { return [] }
         let compiled = batch.compiled
 
         var blamed = Set<Int>()
@@ -461,6 +474,7 @@ private final class RunSession: Sendable {
         var suspects = indices[...]
         var lastSuccess: (without: Set<Int>, batch: CompiledBatch)?
         while suspects.count > 1 {
+            guard !runner.isCancelled else { return [] }
             let half = Set(suspects.prefix(suspects.count / 2))
             let attempt = compileTogether(indices.filter { !half.contains($0) })
             if attempt.compiled.succeeded {
@@ -523,7 +537,7 @@ private final class RunSession: Sendable {
 
     private func executeShare(program: String, indices: [Int], in folder: String) {
         var remaining = indices
-        while !remaining.isEmpty {
+        while !remaining.isEmpty, !runner.isCancelled {
             var watcher = ScenarioWatcher(timeLimit: runner.settings.timeLimit, outputCap: runner.settings.outputCap,
                                           limits: limitsApplied)
             let termination: Termination
@@ -550,6 +564,7 @@ private final class RunSession: Sendable {
     // MARK: Programs of one scenario
 
     private func runAlone(_ index: Int, compilerJobs: Int) {
+        guard !runner.isCancelled else { return }
         let source = jobs[index].source
         let shape = jobs[index].shape
         let folder: String
@@ -644,6 +659,7 @@ private final class RunSession: Sendable {
                          adding extra: [String: String] = [:]) -> ChildProcess {
         var child = startingProcess(program, in: folder, batch: batch, adding: extra)
         child.randomizesAddresses = false
+        child.cancellation = runner.cancellation
         return child
     }
 

@@ -21,6 +21,9 @@ package struct SwiftCompiler: Sendable {
     /// How its commands run: in a sandbox of their own and under a memory limit (see
     /// `CompilerConfinement`); nil: plainly, with no limit but the time.
     package var confinement: CompilerConfinement?
+    /// The work its compiles are part of: a cancellation kills the commands running and starts
+    /// no more (a compile then fails, and is no verdict: see `ScenarioRunner.finish`).
+    package var cancellation: Cancellation?
 
     package init(executable: String, version: String, runtimeFolder: String? = nil,
                  plans: CompilePlanStore? = nil, stamp: String = "", defaultLanguageMode: LanguageMode? = nil) {
@@ -174,7 +177,7 @@ package struct SwiftCompiler: Sendable {
     package func libraryObject(module: String, source: String) -> String? {
         guard let plans else { return nil }
         let key = SHA256.hex([executable, stamp, version, module, source].joined(separator: "\u{0}"))
-        return plans.object(key) {
+        return plans.object(key, unlessCancelled: cancellation) {
             guard let folder = plans.objectFolder else { return nil }
             let object = "\(folder)/\(module)-\(key.prefix(32)).o"
             if access(object, R_OK) == 0 { return object }
@@ -229,7 +232,7 @@ package struct SwiftCompiler: Sendable {
     func run(_ command: [String], in workingDirectory: String, until deadline: ContinuousClock.Instant?,
              jobs: Int = 1) -> Ran? {
         var watcher = CollectingWatcher(timeLimit: deadline.map { max($0 - ContinuousClock.now, .zero) })
-        let child: ChildProcess
+        var child: ChildProcess
         if let confinement, let sandbox = confinement.sandbox {
             child = sandbox.compilerProcess(command, workingDirectory: workingDirectory, toolchain: toolchainFolder,
                                             writable: [workingDirectory] + (moduleCache.map { [$0] } ?? []),
@@ -242,6 +245,7 @@ package struct SwiftCompiler: Sendable {
         } else {
             child = ChildProcess(executable: command[0], arguments: Array(command.dropFirst()), workingDirectory: workingDirectory)
         }
+        child.cancellation = cancellation
         guard let termination = try? child.run(watching: &watcher) else { return nil }
         let failedAllocation = !termination.isSuccess && confinement != nil
             && Self.allocationFailures.contains { String(decoding: watcher.standardError, as: UTF8.self).contains($0) }
@@ -357,7 +361,8 @@ package struct SwiftCompiler: Sendable {
         let linked = linker.flatMap { run($0.command(temporaryFolder: folder, output: output), in: workingDirectory, until: deadline) }
         if let linked, linked.outOfMemory { return linked }
         guard let linked, linked.termination.isSuccess, !linked.timedOut else {
-            plans.forgetLinker(linkKey)
+            // A link killed by a cancellation says nothing about the command.
+            if cancellation?.isCancelled != true { plans.forgetLinker(linkKey) }
             return nil
         }
         var done = printed
@@ -430,6 +435,17 @@ package struct CompilerDiagnostic: Sendable, Equatable {
         return seen
     }
 
+    /// A message without the diagnostic group the compiler names after it since Swift 6.2
+    /// (`overlapping accesses to 'v' ... [#ExclusivityViolation]`): the group is how the
+    /// compiler files the message, not what it says, and older compilers, and every book, say the
+    /// message alone.
+    package static func withoutGroup(_ message: String) -> String {
+        guard message.hasSuffix("]"), let open = message.range(of: " [#", options: .backwards) else { return message }
+        let name = message[open.upperBound..<message.index(before: message.endIndex)]
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return message }
+        return withoutGroup(String(message[..<open.lowerBound]))
+    }
+
     static func parseLine(_ line: Substring) -> CompilerDiagnostic? {
         for severity in ["error", "warning", "note"] {
             let marker = ": \(severity): "
@@ -440,7 +456,7 @@ package struct CompilerDiagnostic: Sendable, Equatable {
                 }
                 continue
             }
-            let message = String(line[markerRange.upperBound...])
+            let message = CompilerDiagnostic.withoutGroup(String(line[markerRange.upperBound...]))
             let place = line[..<markerRange.lowerBound].split(separator: ":", omittingEmptySubsequences: false)
             if place.count >= 3, let lineNumber = Int(place[place.count - 2]),
                let column = Int(place[place.count - 1]) {

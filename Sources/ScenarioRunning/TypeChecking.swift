@@ -43,6 +43,24 @@ extension SwiftCompiler {
         return result(ran, timeLimit: timeLimit, deduplicating: false)
     }
 
+    /// The compiler's mandatory passes over a program the type-check found no error in:
+    /// `swiftc -emit-sil -wmo`, whose output is thrown away. Plain `swiftc` runs them on every
+    /// build, and they refuse what no type-check sees: a constant read before it is set, a
+    /// missing `return`, two `inout` arguments that alias, an overlapping access. An `errors`
+    /// scenario's verdict is what compiling it alone would say, so these are its errors too.
+    package func mandatoryPasses(sources: [String], workingDirectory: String, languageMode: LanguageMode? = nil,
+                                 timeLimit: Duration? = nil) -> CompileResult {
+        var arguments = ["-module-name", ScenarioProgram.moduleName, "-emit-sil", "-wmo", "-o", "/dev/null",
+                         "-diagnostic-style=llvm"] + moduleCacheArguments
+        if let languageMode { arguments += ["-swift-version", languageMode.rawValue] }
+        arguments += sources
+        guard let ran = run([executable] + arguments, in: workingDirectory,
+                            until: timeLimit.map { ContinuousClock.now + $0 }) else {
+            return CompileResult(termination: .exited(127), diagnostics: [], transcript: "cannot start \(executable)")
+        }
+        return result(ran, timeLimit: timeLimit, deduplicating: false)
+    }
+
     /// The frontend's command for these arguments: learned from the driver once per compiler
     /// and file names (kept in the plans), with the sources put in; nil when the driver's
     /// listing is not one frontend job that type-checks every source.
@@ -249,7 +267,20 @@ final class TypeCheckRun: Sendable {
         let (check, unplaced) = TypeCheckReading.read(compiled, ownFile: ownFile,
                                                       coreFiles: runner.coreFiles.map { ($0.path, $0.name) })
         let here = SourceLocation(file: source.file, line: source.firstLine)
-        if compiled.succeeded, check.compiles { return .typeChecked(check, fromCache: false) }
+        if compiled.succeeded, check.compiles {
+            // No error the type-check sees: the passes every build runs may still find one.
+            let passed = runner.compiler.mandatoryPasses(sources: [ownFile] + runner.coreFiles.map(\.path),
+                                                         workingDirectory: folder, languageMode: source.languageMode,
+                                                         timeLimit: runner.settings.compileTimeLimit)
+            let (found, unplacedToo) = TypeCheckReading.read(passed, ownFile: ownFile,
+                                                             coreFiles: runner.coreFiles.map { ($0.path, $0.name) })
+            if !found.compiles { return .typeChecked(found, fromCache: false) }
+            if passed.succeeded { return .typeChecked(check, fromCache: false) }
+            // They failed without an error in the scenario or the core: the compile would too.
+            let said = unplacedToo.map(\.message).joined(separator: "; ")
+            return .compileFailed([.error(.compileError, "the compiler's mandatory passes failed on the scenario (\(said.isEmpty ? "\(passed.termination)" : said))",
+                                          at: here, attachment: passed.transcript.isEmpty ? nil : passed.transcript)])
+        }
         if !unplaced.isEmpty {
             // Errors the compiler places nowhere in the scenario or the core (none, a macro's
             // expansion): no `errors` block can state them.

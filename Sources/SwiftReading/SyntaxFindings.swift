@@ -26,6 +26,8 @@ enum SyntaxFindings {
     /// How many of a block's errors the diagnostics generator is shown (see `of`).
     static let sample = 64
 
+    /// What does not parse, the editor placeholders' doing aside (`EditorPlaceholder.explains`):
+    /// an illustration may hold `<#name#>` where the reader fills code in.
     static func of(_ tree: SourceFileSyntax, code: String) -> [SyntaxProblem] {
         // Most blocks parse cleanly; the diagnostics generator runs only for those that do not.
         guard tree.hasError else { return [] }
@@ -37,7 +39,12 @@ enum SyntaxFindings {
         if let end = ErrorCounter.end(ofError: sample, in: tree), end < code.utf8.count {
             judged = Parser.parse(source: String(decoding: code.utf8.prefix(end), as: UTF8.self))
         }
-        let found = ParseDiagnosticsGenerator.diagnostics(for: judged)
+        var found = ParseDiagnosticsGenerator.diagnostics(for: judged)
+        let placeholders = EditorPlaceholder.ranges(in: judged.syntaxTextBytes)
+        if !placeholders.isEmpty {
+            let tokens = EditorPlaceholder.tokenRanges(judged)
+            found.removeAll { EditorPlaceholder.explains($0, placeholders: placeholders, tokens: tokens) }
+        }
         let converter = SourceLocationConverter(fileName: "", tree: judged)
         return found.prefix(perBlock).map { diagnostic in
             let place = diagnostic.location(converter: converter)

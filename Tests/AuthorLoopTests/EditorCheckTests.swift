@@ -1,3 +1,4 @@
+import CourseFiles
 import CourseModel
 import CoursePipeline
 import Foundation
@@ -46,8 +47,10 @@ import Testing
 
     @Test func aCancelledCheckRunsNothing() throws {
         let course = try copy()
+        let cancelled = Cancellation()
+        cancelled.cancel()
         let outcome = try Pipeline().check(lesson: "01-output.md", in: course.path, unsaved: [:], options: SharedOptions(),
-                                           isCancelled: { true })
+                                           cancellation: cancelled)
         guard case .cancelled = outcome else {
             Issue.record("not cancelled: \(outcome)")
             return

@@ -122,7 +122,7 @@ struct ListingsThatMustFailTests {
         #expect(report.diagnostics[0].location == SourceLocation(file: "lessons/01-lesson.md", line: 9, column: 1))
         #expect(report.diagnostics[0].attachment == """
             --- expected (lessons/01-lesson.md:8)
-            +++ the compiler (swiftc -typecheck)
+            +++ the compiler (plain swiftc)
             @@ -1 +1 @@
             -2:1: error: cannot assign to value: 'name' is a 'let' constant
             +2:6: error: cannot find 'x' in scope

@@ -13,7 +13,7 @@ import Testing
 @Suite(.serialized) struct SitePagesTests {
     static let versionMark = "SWIFT-VERSION"
 
-    @Test(arguments: ["site", "markdown", "must-fail"])
+    @Test(arguments: ["site", "markdown", "must-fail", "docc-book"])
     func pagesMatchTheGoldenFiles(fixture: String) throws {
         let golden = packageRoot.appendingPathComponent("Tests/Golden/\(fixture)")
         let (report, rendered) = try renderedFixture(fixture)

@@ -330,7 +330,7 @@ import Testing
         }
     }
 
-    /// A lesson page and its stylesheet, as a browser gets them compressed, stay under a fifth
+    /// A lesson page and every stylesheet it links, as a browser gets them compressed, stay under a fifth
     /// of what MkDocs Material sends for the same lesson (110 KB over 7 requests).
     @Test func aPageWeighsUnderAFifthOfMkDocsMaterials() throws {
         guard let gzip = findOnPath("gzip") else { Issue.record("no gzip"); return }
@@ -340,13 +340,19 @@ import Testing
             _ = try ChildProcess(executable: gzip, arguments: ["-6", "-c", file.path]).run(watching: &watcher)
             return watcher.standardOutput.count
         }
-        let sheet = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("assets").path).first { $0.hasSuffix(".css") } ?? ""
-        let style = try compressed(site.appendingPathComponent("assets/\(sheet)"))
         for lesson in try lessons() {
-            let weight = try compressed(site.appendingPathComponent(lesson.slug + ".html")) + style
-            #expect(weight < 110 * 1024 / 5, "\(lesson.fileName): \(weight) bytes")
+            let page = site.appendingPathComponent(lesson.slug + ".html")
+            let sheets = linkedStylesheets(try String(contentsOf: page, encoding: .utf8))
+            #expect(sheets.first?.hasPrefix("assets/style.") == true, "\(lesson.fileName): \(sheets)")
+            let weight = try sheets.reduce(try compressed(page)) { $0 + (try compressed(site.appendingPathComponent($1))) }
+            #expect(weight < 110 * 1024 / 5, "\(lesson.fileName): \(weight) bytes with \(sheets)")
         }
     }
+}
+
+/// The `href` of every `<link rel="stylesheet">` of a page, in order.
+func linkedStylesheets(_ html: String) -> [String] {
+    html.components(separatedBy: "<link rel=\"stylesheet\" href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
 }
 
 /// `scripts/screenshots`, which `make test` runs on every page and `make docs-screenshots` keeps

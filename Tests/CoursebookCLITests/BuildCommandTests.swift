@@ -189,13 +189,18 @@ struct BuildCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.standardError == "custom-templates/course.json: warning: no built-in words for language 'de'; pages use English for the words the tool adds\n")
         let assets = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("assets").path).sorted()
-            .filter { !$0.hasPrefix("search.") }
+            .filter { !$0.hasPrefix("search.") && !$0.hasPrefix("style-") }
         #expect(assets.count == 2 && assets[0].hasPrefix("logo.") && assets[0].hasSuffix(".svg") && assets[1].hasPrefix("style."), "\(assets)")
         #expect(try String(contentsOf: out.appendingPathComponent("assets/\(assets[1])"), encoding: .utf8)
             == "body{color:rebeccapurple;background:url(\(assets[0])) no-repeat;}")
         let page = try String(contentsOf: out.appendingPathComponent("01-lektion.html"), encoding: .utf8)
         #expect(page.contains("<html lang=\"de\">"))
         #expect(page.contains("Skip to content"))
+        // The folder's style.css is every page's sheet; the index also links the built-in one
+        // for what only it holds.
+        #expect(linkedStylesheets(page) == ["assets/\(assets[1])"], "\(linkedStylesheets(page))")
+        let index = linkedStylesheets(try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8))
+        #expect(index.count == 2 && index[0] == "assets/\(assets[1])" && index[1].hasPrefix("assets/style-index."), "\(index)")
     }
 
     /// A course in a language without built-in words draws a warning from the prepare step;

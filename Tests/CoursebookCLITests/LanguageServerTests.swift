@@ -285,6 +285,74 @@ import Glibc
         #expect(client.shutDown() == 0)
     }
 
+    /// A newer edit cancels the check in progress where it is: a scenario that would loop until
+    /// its (high) time limit is fixed while it runs, and the fixed lesson's findings are the
+    /// next ones published, with the loop's program already ended and the check's scratch
+    /// folders gone; the superseded check never publishes (its time-out would come first).
+    @Test func aNewerEditStopsTheScenarioRunningForAnOlderText() throws {
+        let name = "06-loop.md"
+        let marker = UUID().uuidString
+        func text(_ code: String) -> String {
+            "# Loop\n\n```swift scenario\n// \(marker)\n\(code)\n```\n\n```output\nfixed\n```\n"
+        }
+        try text("while true {}").write(to: lesson(name), atomically: true, encoding: .utf8)
+        let client = try LanguageClient(in: course, arguments: ["--timeout", "300"])
+        _ = client.initialize()
+        let uri = client.open(lesson(name))
+        var running: Set<pid_t> = []
+        for _ in 0..<2400 where running.isEmpty {
+            running = descendants(of: client.process.processIdentifier).filter(isScenarioProgram)
+            usleep(50_000)
+        }
+        #expect(!running.isEmpty, "the looping scenario never started")
+        client.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2],
+                                                 "contentChanges": [["text": text("print(\"fixed\")")]]])
+        // The first findings published for the lesson are the fixed text's: none.
+        let first = client.diagnostics(for: uri)
+        #expect(first != nil, "no diagnostics within two minutes")
+        #expect(codes(first) == [])
+        let alive = running.filter { kill($0, 0) == 0 && !isZombie($0) }
+        #expect(alive.isEmpty, "the superseded scenario still runs: \(alive.map { commandLine($0) })")
+        let scratch = "coursebook-\(client.process.processIdentifier)-"
+        let left = ((try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? [])
+            .filter { $0.hasPrefix(scratch) }
+        #expect(left.isEmpty, "scratch folders left: \(left)")
+        #expect(client.shutDown() == 0)
+        // Nothing of the superseded check came after: not its time-out, not anything.
+        #expect(client.diagnostics(for: uri) == nil)
+    }
+
+    /// Closing a lesson whose check runs ends that check too: its findings are cleared, its
+    /// looping program ends and its scratch folders go (within seconds, not at its time
+    /// limit), and it publishes nothing afterwards.
+    @Test func closingALessonStopsItsCheck() throws {
+        let name = "07-closed.md"
+        try "# Closed\n\n```swift scenario\n// \(UUID())\nwhile true {}\n```\n\n```output\n```\n"
+            .write(to: lesson(name), atomically: true, encoding: .utf8)
+        let client = try LanguageClient(in: course, arguments: ["--timeout", "300"])
+        _ = client.initialize()
+        let uri = client.open(lesson(name))
+        var running: Set<pid_t> = []
+        for _ in 0..<2400 where running.isEmpty {
+            running = descendants(of: client.process.processIdentifier).filter(isScenarioProgram)
+            usleep(50_000)
+        }
+        #expect(!running.isEmpty, "the looping scenario never started")
+        client.notify("textDocument/didClose", ["textDocument": ["uri": uri]])
+        #expect(client.diagnostics(for: uri)?.isEmpty == true)
+        let scratch = "coursebook-\(client.process.processIdentifier)-"
+        func left() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? [])
+                .filter { $0.hasPrefix(scratch) }
+        }
+        func alive() -> Set<pid_t> { running.filter { kill($0, 0) == 0 && !isZombie($0) } }
+        for _ in 0..<600 where !alive().isEmpty || !left().isEmpty { usleep(50_000) }
+        #expect(alive().isEmpty, "the closed lesson's scenario still runs: \(alive().map { commandLine($0) })")
+        #expect(left().isEmpty, "scratch folders left: \(left())")
+        #expect(client.shutDown() == 0)
+        #expect(client.diagnostics(for: uri) == nil)
+    }
+
     /// `exit` without `shutdown` is status 1; either way no process of a check outlives the
     /// server: not a compiler at work, not a scenario's program.
     @Test(arguments: [false, true])

@@ -47,18 +47,18 @@ import Testing
         #expect(result.standardError == """
             must-fail/01-types.md:16:1: error: the compiler's errors for the scenario at line 9 differ from its 'errors' block at line 15
             --- expected (must-fail/01-types.md:15)
-            +++ the compiler (swiftc -typecheck)
+            +++ the compiler (plain swiftc)
             @@ -1 +1 @@
             -2:41: error: cannot convert value of type 'String' to type 'Int'
             +2:41: error: cannot convert value of type 'String' to specified type 'Int'
             must-fail/01-types.md:43:1: error: the scenario has 3 lines, so it has no line 7 for an error to stand at
             must-fail/01-types.md:43:1: error: the compiler's errors for the scenario at line 36 differ from its 'errors' block at line 42
             --- expected (must-fail/01-types.md:42)
-            +++ the compiler (swiftc -typecheck)
+            +++ the compiler (plain swiftc)
             @@ -1 +1 @@
             -7: error: cannot assign to value: 'languageName' is a 'let' constant
             +2:1: error: cannot assign to value: 'languageName' is a 'let' constant
-            must-fail/02-errors-and-switches.md:74:1: error: the scenario at line 55 compiles, but its 'errors' block says it must not ('swiftc -typecheck' finds no error in it)
+            must-fail/02-errors-and-switches.md:74:1: error: the scenario at line 55 compiles, but its 'errors' block says it must not (plain 'swiftc' finds no error in it)
             note: an 'errors' block lists what type-checking finds; what only a full compile finds after it (overlapping accesses to a variable, a missing return, a constant used before it is set) is not among it
 
             """, "\(result)")
@@ -136,7 +136,7 @@ import Testing
         try edit(types, "languageName = \"Swift++\"\n", "")
         let compiles = try coursebook(["check", "must-fail/01-types.md", "--update"], in: root)
         #expect(compiles.status == 1)
-        #expect(compiles.standardError == "must-fail/01-types.md:41:1: error: the scenario at line 36 compiles, but its 'errors' block says it must not ('swiftc -typecheck' finds no error in it)\n"
+        #expect(compiles.standardError == "must-fail/01-types.md:41:1: error: the scenario at line 36 compiles, but its 'errors' block says it must not (plain 'swiftc' finds no error in it)\n"
                 + "note: an 'errors' block lists what type-checking finds; what only a full compile finds after it (overlapping accesses to a variable, a missing return, a constant used before it is set) is not among it\n", "\(compiles)")
         #expect(try String(contentsOf: types, encoding: .utf8).contains("```errors\n2: error: cannot assign"))
     }
@@ -262,7 +262,7 @@ import Testing
         #expect(lint.status == 0, "\(lint)")
         let xml = try String(contentsOf: root.appendingPathComponent("reports/junit.xml"), encoding: .utf8)
         #expect(xml.contains("<testcase name=\"01-types: a string where an integer belongs (line 9, must not compile)\""))
-        #expect(xml.contains("<system-out>expected: the compiler refuses it (swiftc -typecheck) with these errors\n    2:41: error: cannot convert value of type 'String' to specified type 'Int'</system-out>"))
+        #expect(xml.contains("<system-out>expected: the compiler refuses it (plain swiftc) with these errors\n    2:41: error: cannot convert value of type 'String' to specified type 'Int'</system-out>"))
         #expect(xml.contains("<testcase name=\"05-traps: the third score of two (line 8, must trap)\""))
         #expect(xml.contains(">expected: it prints\n    90\nthen traps with\n    Fatal error: Index is out of range\nmust-fail/05-traps.md:20:1: error: the scenario at line 8 trapped with another message"))
     }

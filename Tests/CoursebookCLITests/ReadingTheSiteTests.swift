@@ -157,11 +157,11 @@ import Testing
         let other = try browser.evaluate("(\(style))('dr3')") as? String
         #expect(before != after && other == before, "\(before ?? "") / \(after ?? "") / \(other ?? "")")
 
-        // Two requests: the page and its stylesheet; the icon is inside the page.
+        // The page and the stylesheets it links, nothing else: the icon is inside the page.
         #expect(try browser.evaluate("document.querySelector('link[rel=icon]').href.startsWith('data:image/svg+xml')") as? Bool == true)
         let loaded = try browser.evaluate("performance.getEntriesByType('resource').map((entry) => entry.name.split('/').pop())") as? [String]
-        let sheet = try browser.evaluate("document.querySelector('link[rel=stylesheet]').href.split('/').pop()") as? String
-        #expect(loaded == [sheet ?? "-"], "\(loaded ?? []) besides the page")
+        let sheets = try browser.evaluate("[...document.querySelectorAll('link[rel=stylesheet]')].map((link) => link.href.split('/').pop())") as? [String]
+        #expect(loaded.map(Set.init) == sheets.map(Set.init) && sheets?.isEmpty == false, "\(loaded ?? []) besides the page, which links \(sheets ?? [])")
         let stylesheet = try browser.evaluate("document.querySelector('link[rel=stylesheet]').getAttribute('href')") as? String ?? ""
         #expect(stylesheet.range(of: #"^assets/style\.[0-9a-f]{10}\.css$"#, options: .regularExpression) != nil, "\(stylesheet)")
         #expect(try browser.evaluate("document.querySelectorAll('script[src]').length") as? Int == 0)

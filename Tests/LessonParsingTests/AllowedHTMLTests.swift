@@ -44,7 +44,7 @@ struct AllowedHTMLTests {
             case .code(let id, let inDetails): return "[code \(id)\(inDetails ? " hidden" : "")]\n"
             case .heading(_, let text, _): return "[heading \(text)]\n"
             case .limitNote(let number, _): return "[DR\(number)]\n"
-            case .callout(let kind, _): return "[callout \(kind)]\n"
+            case .callout(let kind, _, _): return "[callout \(kind)]\n"
             case .footnotes: return "[footnotes]\n"
             }
         }.joined()

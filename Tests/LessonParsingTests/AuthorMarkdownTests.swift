@@ -30,7 +30,7 @@ struct AuthorMarkdownTests {
         let document = parse("> [!Warning]\n> Mind *this*.\n\n> [!NOPE]\n> Not a callout.\n\n> [!TIP] text on the line\n")
         #expect(document.elements.contains(.unknownCallout(kind: "NOPE", line: 4)))
         let blocks = document.renderBlocks { _ in nil }
-        #expect(blocks[0] == .callout(.warning, html: "<p>Mind <em>this</em>.</p>\n"))
+        #expect(blocks[0] == .callout(.warning, title: nil, html: "<p>Mind <em>this</em>.</p>\n"))
         #expect(blocks[1] == .html("<blockquote>\n<p>[!NOPE]\nNot a callout.</p>\n</blockquote>\n", block: 1))
         #expect(blocks[2] == .html("<blockquote>\n<p>[!TIP] text on the line</p>\n</blockquote>\n", block: 2))
     }

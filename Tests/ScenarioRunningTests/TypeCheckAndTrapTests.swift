@@ -171,6 +171,41 @@ struct TypeCheckAndTrapTests {
         #expect(first.outcomes.map(\.completedOutput) == second.outcomes.map(\.completedOutput))
     }
 
+    /// What only the passes after the type-check refuse (a constant read before it is set, two
+    /// `inout` arguments that alias, overlapping accesses) are the scenario's errors, at their
+    /// lines, without the diagnostic group; code they accept still compiles.
+    @Test func theMandatoryPassesErrorsAreTheVerdictsToo() throws {
+        let jobs = [job("let x: Int\nprint(x)\n", goal: .typeCheck),
+                    job("func h(_ a: inout Int, _ b: inout Int) {}\nvar v = 1\nh(&v, &v)\n", goal: .typeCheck),
+                    job("let y: Int\ny = 2\nprint(y)\n", goal: .typeCheck)]
+        let ran = try runner(core: false).run(jobs)
+        #expect(ran.outcomes == [
+            .typeChecked(TypeCheck(errors: [CompilerError(line: 2, column: 7, message: "constant 'x' used before being initialized")]),
+                         fromCache: false),
+            .typeChecked(TypeCheck(errors: [
+                CompilerError(line: 3, column: 7, message: "inout arguments are not allowed to alias each other"),
+                CompilerError(line: 3, column: 3, message: "overlapping accesses to 'v', but modification requires exclusive access; consider copying to a local variable"),
+            ]), fromCache: false),
+            .typeChecked(TypeCheck(errors: []), fromCache: false),
+        ])
+    }
+
+    /// The group a newer compiler names after a message is left out of it; brackets that are
+    /// part of what the message says stay.
+    @Test func aDiagnosticsGroupIsLeftOutOfItsMessage() {
+        let found = CompilerDiagnostic.parse("""
+            main.swift:3:3: error: overlapping accesses to 'v', but modification requires exclusive access [#ExclusivityViolation]
+            main.swift:1:1: warning: 'old()' is deprecated [#DeprecatedDeclaration] [#Other2]
+            main.swift:2:1: error: cannot convert value of type '[#Int]' to '[Int]'
+            main.swift:2:1: error: no group here [# Spaced]
+
+            """)
+        #expect(found.map(\.message) == ["overlapping accesses to 'v', but modification requires exclusive access",
+                                         "'old()' is deprecated",
+                                         "cannot convert value of type '[#Int]' to '[Int]'",
+                                         "no group here [# Spaced]"])
+    }
+
     /// A link that fails says the linker's words, not only that the link failed.
     @Test func theLinkersWords() {
         let transcript = """

@@ -1,0 +1,39 @@
+/// Which stylesheets a page links: `style.css`, which every page links (the layout, prose,
+/// code, outputs, notes, search), and after it each part sheet whose styles the page holds
+/// something for. A lesson without a refusal, a diagram or an aside does not download their
+/// styles. The choice is a pure function of the page's kind and its content's HTML.
+package struct PageStyles: Equatable, Sendable {
+    /// A sheet that only some pages need: its file in the templates folder, and the class
+    /// attributes (as they begin in the page's HTML) of what it styles.
+    package struct Part: Equatable, Sendable {
+        package let file: String
+        package let markers: [String]
+    }
+
+    /// Every page's sheet.
+    package static let base = "style.css"
+
+    /// The part sheets, in the order a page links them.
+    package static let parts: [Part] = [
+        Part(file: "style-index.css", markers: ["class=\"hero"]),
+        Part(file: "style-limitations.css", markers: ["class=\"limitations", "class=\"about-notes", "class=\"limit-list", "class=\"notes-index"]),
+        Part(file: "style-refusals.css", markers: ["class=\"refusal", "class=\"trap", "class=\"line error-line"]),
+        Part(file: "style-diagrams.css", markers: ["class=\"diagrams"]),
+        Part(file: "style-callouts.css", markers: ["class=\"callout"]),
+        Part(file: "style-placeholders.css", markers: ["class=\"tok-placeholder"]),
+    ]
+
+    /// The part sheets (their files in the templates folder) the page needs, in link order.
+    package let files: [String]
+
+    /// The sheets for a page whose content (what the layout's `{{content}}` holds) is `html`.
+    package init(content html: some StringProtocol) {
+        files = Self.parts.filter { part in part.markers.contains { html.contains($0) } }.map(\.file)
+    }
+
+    /// The sheets for a page that holds what each of `contents` holds (the whole course).
+    package init(contents: [String]) {
+        let needed = Set(contents.flatMap { PageStyles(content: $0).files })
+        files = Self.parts.map(\.file).filter(needed.contains)
+    }
+}
