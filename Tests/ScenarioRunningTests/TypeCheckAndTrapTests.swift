@@ -168,7 +168,11 @@ struct TypeCheckAndTrapTests {
         let first = try runner(core: false, sandbox: sandbox).run(jobs)
         let second = try runner(core: false, sandbox: sandbox).run(jobs)
         #expect(first.outcomes.allSatisfy { $0.completedOutput?.hasPrefix("0x") == true }, "\(first.outcomes)")
-        #expect(first.outcomes.map(\.completedOutput) == second.outcomes.map(\.completedOutput))
+        // Out of the sandbox a later scenario of a batch inherits a heap that the timing of the
+        // scenarios before it shaped (the README says so): the program alone and the first of
+        // the batch are held to the same addresses there.
+        let held = sandbox == .off ? 2 : jobs.count
+        #expect(first.outcomes.prefix(held).map(\.completedOutput) == second.outcomes.prefix(held).map(\.completedOutput))
     }
 
     /// What only the passes after the type-check refuse (a constant read before it is set, two
