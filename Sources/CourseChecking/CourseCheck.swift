@@ -79,6 +79,7 @@ package enum CourseCheck {
         var edits: [Int: [BlockRewrite.Edit]] = [:]
         if scope.judgesCourseRules {
             diagnostics = findings + LimitNoteRules.check(course.lessons, policy: course.config.limitNotes)
+                + course.moduleNameClashes
             for (lessonIndex, judgement) in judged.enumerated() {
                 guard let (blockFindings, coreEdits) = judgement.blocks else { continue }
                 diagnostics += blockFindings

@@ -117,6 +117,10 @@ package enum DiagnosticID: String, Sendable, CaseIterable {
     case groupExpectation = "group-expectation"
     case groupPrintedAfterLast = "group-printed-after-last"
     case groupNotReached = "group-not-reached"
+    // Modules of the course: `swift module=NAME`.
+    case moduleNameInvalid = "module-name-invalid"
+    case moduleCompileError = "module-compile-error"
+    case moduleNotBuilt = "module-not-built"
     case toolchainUnavailable = "toolchain-unavailable"
     case sandboxUnavailable = "sandbox-unavailable"
     case cacheUnusable = "cache-unusable"

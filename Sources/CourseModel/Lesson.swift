@@ -140,6 +140,8 @@ package enum CodeBlockRole: Sendable, Equatable {
     case trap
     /// `swift core` / `swift core=Name.swift`: a listing that must equal a core file.
     case coreListing(name: String?)
+    /// `swift module=NAME`: part of the course's library module NAME, which scenarios import.
+    case moduleListing(name: String)
     /// `swift`: shown and syntax-checked, never run.
     case illustration
     /// Anything else, shown as it is.
@@ -186,9 +188,12 @@ package struct CodeBlock: Sendable, Equatable {
         return name.isEmpty ? nil : name
     }
 
-    /// What a reader sees of its code: for a scenario, without its hidden lines.
+    /// What a reader sees of its code: for a scenario or a module block, without its hidden lines.
     package var shownCode: String {
-        role == .scenario || role == .skippedScenario ? HiddenLines.visible(code) : code
+        switch role {
+        case .scenario, .skippedScenario, .moduleListing: HiddenLines.visible(code)
+        default: code
+        }
     }
     /// How many lines of code the block holds.
     package var codeLineCount: Int { columnOffsets.count }

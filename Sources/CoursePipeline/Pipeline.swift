@@ -368,7 +368,8 @@ package struct Pipeline: Sendable {
         // a result: `--no-cache` uses it too.
         settings.sandboxMemo = Self.userCacheFile("sandbox")
         let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: settings,
-                                    cache: cacheFolder.map(ResultCache.init(folder:)), cancellation: cancellation)
+                                    cache: cacheFolder.map(ResultCache.init(folder:)), cancellation: cancellation,
+                                    modules: course.modules)
 
         // Every scenario is read whole before it runs: its shape says whether a batch can run
         // it exactly as its own main.swift would. The batch does not wait for the reading: it
@@ -432,7 +433,7 @@ package struct Pipeline: Sendable {
                 let need: SwiftBlockReader.Need
                 if case .illustration = block.role {
                     need = forSite ? .highlighted : .problems
-                } else if forSite, block.role == .scenario || block.role == .skippedScenario,
+                } else if forSite, block.role == .scenario || block.role == .skippedScenario || block.isModuleListing,
                           block.group != nil || HiddenLines.appear(in: block.code) {
                     shownOnly.insert(requests.count)
                     requests.append((block.shownCode, .highlighted))

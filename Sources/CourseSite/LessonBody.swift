@@ -447,6 +447,15 @@ struct LessonBody {
                 return "<details class=\"core\">\n<summary>\(title) <span class=\"note\">\(escapeHTML(words.coreRepeated))</span></summary>\n\(listing)</details>\n"
             }
             return "<figure class=\"core\">\n<figcaption>\(title)</figcaption>\n\(listing)</figure>\n"
+        case .moduleListing(let name):
+            // A block of a course module: code that scenarios import, labelled with its module's name.
+            return """
+                <figure class="core module">
+                <figcaption><span class="kind">\(escapeHTML(words.module))</span> <code>\(escapeHTML(name))</code></figcaption>
+                <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(context.highlighted(block)))</code></pre>
+                </figure>
+
+                """
         case .output, .errors, .trap, .other:
             let language = block.language
             // What a program printed is shown as it was; an illustration in another language

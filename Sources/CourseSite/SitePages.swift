@@ -234,7 +234,7 @@ package enum SitePages {
                 words: words, swiftVersion: swiftVersion,
                 languageMode: { report.languageMode(of: $0, in: course.config) },
                 results: report.results(ofLesson: index),
-                highlighted: { block in lessonFacts[block.id]?.highlighted ?? escapeHTML(block.code) },
+                highlighted: { block in lessonFacts[block.id]?.highlighted ?? escapeHTML(block.shownCode) },
                 diagrams: { block in lessonDiagrams[block] ?? "" },
                 coreFileNames: coreNames, coreShownBefore: coreShownBefore[index],
                 noteHref: noteHref(from: index),

@@ -27,6 +27,8 @@ package struct SiteWords: Sendable {
     package var continuesProgram: String
     package var coreFile: String
     package var coreRepeated: String
+    /// The label of a block of a course module (`swift module=NAME`), before its name.
+    package var module: String
     package var skipToContent: String
     /// What the link beside a heading says to assistive technology, given the heading.
     package var sectionLink: @Sendable (String) -> String
@@ -118,6 +120,7 @@ package struct SiteWords: Sendable {
         continuesProgram: "yukarıda başlayan programı sürdürür",
         coreFile: "Çekirdek dosya",
         coreRepeated: "önceki derstekiyle aynı; açmak için tıklayın",
+        module: "Modül",
         skipToContent: "İçeriğe geç",
         sectionLink: { "Bu bölüme bağlantı: \($0)" },
         start: "Baştan başlayın",
@@ -177,6 +180,7 @@ package struct SiteWords: Sendable {
         continuesProgram: "continues the program begun above",
         coreFile: "Core file",
         coreRepeated: "the same as before; click to open",
+        module: "Module",
         skipToContent: "Skip to content",
         sectionLink: { "Link to this section: \($0)" },
         start: "Start at the beginning",

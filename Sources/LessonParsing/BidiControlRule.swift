@@ -54,6 +54,7 @@ package enum BidiControlRule {
         case .errors: return "an 'errors' block"
         case .trap: return "a 'trap' block"
         case .coreListing: return "a core listing"
+        case .moduleListing: return "a module block"
         case .other: return "a code block"
         }
     }

@@ -316,6 +316,7 @@ package enum LessonAssembly {
         case "swift":
             var isScenario = false, skip = false, noDiagram = false, mode = false, group = false
             var core: String?? = .none
+            var module: String?
             for attribute in attributes {
                 switch attribute {
                 case "scenario": isScenario = true
@@ -339,6 +340,13 @@ package enum LessonAssembly {
                             "'\(attribute)': a group's name is letters, digits, '-' and '_' (group=shop)",
                             at: location))
                     }
+                case _ where attribute.hasPrefix(CourseModule.attributePrefix):
+                    let name = String(attribute.dropFirst(CourseModule.attributePrefix.count))
+                    if let problem = CourseModule.nameProblem(name) {
+                        findings.append(.error(.moduleNameInvalid, "'\(attribute)': \(problem); the block is shown, not compiled", at: location))
+                    } else {
+                        module = name
+                    }
                 case "core": core = .some(nil)
                 case _ where attribute.hasPrefix("core="):
                     let name = String(attribute.dropFirst("core=".count))
@@ -346,7 +354,7 @@ package enum LessonAssembly {
                 default:
                     findings.append(.warning(
                         .unknownAttribute,
-                        "unknown attribute '\(attribute)' on a swift block (known: scenario, skip, no-diagram, language-mode=5, language-mode=6, group=NAME, core, core=Name.swift)",
+                        "unknown attribute '\(attribute)' on a swift block (known: scenario, skip, no-diagram, language-mode=5, language-mode=6, group=NAME, module=NAME, core, core=Name.swift)",
                         at: location))
                 }
             }
@@ -355,6 +363,13 @@ package enum LessonAssembly {
                     .conflictingAttributes,
                     "a swift block is either a scenario or a core listing, not both",
                     at: location))
+            }
+            if module != nil, isScenario || core != nil {
+                findings.append(.error(
+                    .conflictingAttributes,
+                    "a 'module=NAME' block is part of a library module, not \(isScenario ? "a scenario" : "a core listing"); write the scenario that uses it as a block of its own that imports it",
+                    at: location))
+                module = nil
             }
             if skip, !isScenario {
                 findings.append(.warning(
@@ -380,6 +395,8 @@ package enum LessonAssembly {
                 role = skip ? .skippedScenario : .scenario
             } else if case .some(let name) = core {
                 role = .coreListing(name: name)
+            } else if let module {
+                role = .moduleListing(name: module)
             } else {
                 role = .illustration
             }

@@ -35,17 +35,23 @@ package struct ResultCache: Sendable {
 
     /// The key of a scenario: the tool's and the compiler's versions, the core files, the
     /// language mode, what the run finds out (a program's output and ending, or a type-check),
-    /// where the program runs, and the scenario's code.
+    /// where the program runs, the course modules it imports (`modules`: their digests), and
+    /// the scenario's code.
     /// - Parameter placement: where the program runs (`Sandbox.Placement.keyPart`); not part
     ///   of a type-check's key, which runs nothing.
     package static func key(toolVersion: String, compilerVersion: String, coreDigest: String,
-                            placement: String = "plain", source: ScenarioSource) -> String {
+                            placement: String = "plain", modules: String = "", source: ScenarioSource) -> String {
         var hash = SHA256()
         let goal = source.goal == .typeCheck ? "typecheck mandatory-passes" : "run " + placement
         for part in ["coursebook-result", formatVersion, toolVersion, compilerVersion, coreDigest, goal,
                      "language-mode " + (source.languageMode?.rawValue ?? "default")] {
             hash.update(part)
             hash.update([0])
+        }
+        if !modules.isEmpty {
+            // The course modules it imports: a module edited is a new program.
+            hash.update("modules \(modules.utf8.count)\n")
+            hash.update(modules)
         }
         hash.update("scenario \(source.code.utf8.count)\n")
         hash.update(source.code)

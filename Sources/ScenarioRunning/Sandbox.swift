@@ -245,10 +245,13 @@ package struct Sandbox: Sendable {
         // The files the command names (core files, the batch runner's object), where they are
         // (a name through a link of the system, /lib64/ld-linux-x86-64.so.2, is there already)
         // and, outside the system's folders, under the name the command gives too.
-        let named = command.flatMap { word -> [String] in
+        // A folder that `-I` names (a course module's, built by the tool) is seen read-only too.
+        let named = command.indices.flatMap { index -> [String] in
+            let word = command[index]
             let path = word.hasPrefix("@") ? String(word.dropFirst()) : word
             var info = stat()
-            guard path.hasPrefix("/"), stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+            guard path.hasPrefix("/"), stat(path, &info) == 0,
+                  info.st_mode & S_IFMT == S_IFREG || (info.st_mode & S_IFMT == S_IFDIR && index > 0 && command[index - 1] == "-I"),
                   let resolved = Confinement.resolved(path),
                   !writable.contains(where: { Confinement.isInside(resolved, $0) }) else { return [] }
             let underSystem = Self.systemFolders.contains { Confinement.isInside(path, $0) }

@@ -31,9 +31,17 @@ package struct ScenarioRunner: Sendable {
     /// The work this run is part of (an editor's check): once it is cancelled, the compilers
     /// and programs running are killed, no more start, and nothing of the run is cached.
     package var cancellation: Cancellation?
+    /// The course's library modules (listings.md, section 7), which scenarios may import.
+    package var modules: [CourseModule]
+    /// A digest of each module, part of the key of every scenario that imports it.
+    package var moduleDigests: [String: String]
+    /// The modules as this run built them; nil before `start` built them.
+    var builds: ModuleBuilds?
 
     package init(compiler: SwiftCompiler, coreFiles: [CourseModel.CoreFile], settings: RunSettings,
-                 cache: ResultCache?, cancellation: Cancellation? = nil) {
+                 cache: ResultCache?, cancellation: Cancellation? = nil, modules: [CourseModule] = []) {
+        self.modules = modules
+        moduleDigests = Self.moduleDigests(modules, languageMode: settings.languageMode)
         self.compiler = compiler
         self.compiler.cancellation = cancellation
         self.cancellation = cancellation
@@ -68,16 +76,24 @@ package struct ScenarioRunner: Sendable {
         if case .refused = placement {
             // Nothing runs, and nothing is taken from the cache: the caller stops here.
             return RunStart(sources: sources, placement: placement, keys: [], cached: [], aheadOfShapes: nil,
-                            typeChecks: nil)
+                            typeChecks: nil, builds: nil)
         }
-        let runner = confined(placement)
+        var runner = confined(placement)
+        // The modules first: every program that imports one is compiled against it. Each is
+        // found built when its source was built before; the scratch folder is only for a
+        // compiler without a store.
+        var scratch: String?
+        if !modules.isEmpty {
+            runner.builds = runner.buildModules { scratch = ScenarioRunner.makeWorkspace(); return scratch! }
+        }
         let looked = sources.concurrentMap { source -> (key: String, outcome: ScenarioOutcome?) in
             let key = ResultCache.key(toolVersion: ToolBuild.keyVersion(CoursebookVersion.current), compilerVersion: compiler.version,
                                       coreDigest: coreDigest, placement: placement.keyPart + " " + settings.limits.keyPart
-                                        + " output \(settings.outputCap)", source: source)
+                                        + " output \(settings.outputCap)", modules: moduleKeyPart(source), source: source)
             return (key, cache?.lookup(key, goal: source.goal))
         }
-        let pending = sources.indices.filter { looked[$0].outcome == nil }
+        // A scenario that imports a module that does not compile is not run.
+        let pending = sources.indices.filter { looked[$0].outcome == nil && runner.moduleRefusal(sources[$0]) == nil }
         // `errors` scenarios need no shape: they are type-checked at once, each alone as
         // `main.swift`, while the shapes are read.
         let early = pending.filter { sources[$0].goal == .typeCheck }
@@ -96,7 +112,7 @@ package struct ScenarioRunner: Sendable {
             }
         }
         return RunStart(sources: sources, placement: placement, keys: looked.map(\.key), cached: looked.map(\.outcome),
-                        aheadOfShapes: ahead, typeChecks: typeChecks)
+                        aheadOfShapes: ahead, typeChecks: typeChecks, builds: runner.builds, scratch: scratch)
     }
 
     /// Whether a scenario may share a batch, as far as its source tells: a program (not a
@@ -105,7 +121,7 @@ package struct ScenarioRunner: Sendable {
     /// function's body, so a batch could not promise the answer `main.swift` gives there.
     func batchable(_ source: ScenarioSource) -> Bool {
         source.goal == .run && !source.isGroup && source.languageMode == settings.languageMode
-            && (settings.languageMode ?? compiler.defaultLanguageMode) == .swift5
+            && (settings.languageMode ?? compiler.defaultLanguageMode) == .swift5 && imports(source).isEmpty
     }
 
     /// Whether a job goes into a batch: its source allows it and its shape does.
@@ -126,14 +142,24 @@ package struct ScenarioRunner: Sendable {
         }
         let keys = started.keys
         var outcomes = started.cached
+        var confinedRunner = confined(started.placement)
+        confinedRunner.builds = started.builds
+        defer { if let scratch = started.scratch { try? FileManager.default.removeItem(atPath: scratch); Interruption.release(scratch) } }
+        let moduleErrors = started.builds?.diagnostics ?? []
+        // Not run: a scenario that imports a module that does not compile.
+        var refused: [Int: ScenarioOutcome] = [:]
+        for index in outcomes.indices where outcomes[index] == nil {
+            if let refusal = confinedRunner.moduleRefusal(jobs[index].source) { refused[index] = refusal }
+        }
         let pending = outcomes.indices.filter { outcomes[$0] == nil }
         let cachedCount = jobs.count - pending.count
-        guard !pending.isEmpty else {
+        guard pending.contains(where: { refused[$0] == nil }) else {
+            for (index, outcome) in refused { outcomes[index] = outcome }
             return RunReport(outcomes: outcomes.map { $0! }, compiledCount: 0,
-                             cachedCount: cachedCount, compilerRuns: 0, diagnostics: [],
+                             cachedCount: cachedCount, compilerRuns: 0, diagnostics: moduleErrors,
                              cacheRefusals: cache?.store.refusals ?? 0)
         }
-        let programs = pending.filter { jobs[$0].source.goal == .run }
+        let programs = pending.filter { jobs[$0].source.goal == .run && refused[$0] == nil }
 
         // The batch compiled ahead serves only if the shapes batch exactly what was guessed;
         // otherwise it is waited for (its compiler would only slow the right one) and dropped.
@@ -142,7 +168,7 @@ package struct ScenarioRunner: Sendable {
             _ = guessed.compiled.wait()
             ahead = nil
         }
-        let session = RunSession(runner: confined(started.placement), jobs: jobs, placement: started.placement,
+        let session = RunSession(runner: confinedRunner, jobs: jobs, placement: started.placement,
                                  batchAhead: ahead)
         defer {
             session.removeWorkspace()
@@ -150,10 +176,10 @@ package struct ScenarioRunner: Sendable {
         }
         if !programs.isEmpty { session.run(programs) }
         // The type-checks begun at once have run beside the programs.
-        let typeChecked = type(checking: pending.filter { jobs[$0].source.goal == .typeCheck }, jobs: jobs,
-                               begun: started.typeChecks, runner: confined(started.placement))
+        let typeChecked = type(checking: pending.filter { jobs[$0].source.goal == .typeCheck && refused[$0] == nil }, jobs: jobs,
+                               begun: started.typeChecks, runner: confinedRunner)
 
-        let results = session.results.merging(typeChecked.outcomes) { $1 }
+        let results = session.results.merging(typeChecked.outcomes) { $1 }.merging(refused) { $1 }
         let ran = session.durations
         var durations = [Duration?](repeating: nil, count: jobs.count)
         for index in programs { durations[index] = ran[index] }
@@ -172,7 +198,7 @@ package struct ScenarioRunner: Sendable {
         // A cancelled run's outcomes may be of programs it killed: none is a verdict to keep.
         // (A cancellation sets its flag before it kills, so a kill is always seen here.)
         if !isCancelled { cache?.store(outcomes: fresh) }
-        let diagnostics = coreErrors ?? []
+        let diagnostics = moduleErrors + (coreErrors ?? [])
         return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count,
                          cachedCount: cachedCount,
                          compilerRuns: session.compilerRuns + typeChecked.compilerRuns + (started.aheadOfShapes == nil ? 0 : 1),
@@ -235,12 +261,12 @@ package struct ScenarioRunner: Sendable {
     /// Compiles a program of one scenario: its own file first (it is the heavy one), then the
     /// core, the prelude last.
     func compileAlone(files: [(name: String, contents: String)], in folder: String, output: String, jobs: Int,
-                      hasMainAttribute: Bool, languageMode: LanguageMode?) -> CompileResult {
+                      hasMainAttribute: Bool, languageMode: LanguageMode?, modules: ModuleLink = .none) -> CompileResult {
         let written = Self.write(files, in: folder)
         let paths = written.prefix(1) + coreFiles.map(\.path) + written.dropFirst()
-        return compiler.compile(sources: Array(paths), output: output, workingDirectory: folder,
+        return compiler.compile(sources: Array(paths), objects: modules.objects, output: output, workingDirectory: folder,
                                 jobs: jobs, parseAsLibrary: hasMainAttribute, languageMode: languageMode,
-                                timeLimit: settings.compileTimeLimit)
+                                timeLimit: settings.compileTimeLimit, includes: modules.includes)
     }
 
     /// Writes generated files and returns their paths. A file that cannot be written shows up
@@ -284,6 +310,10 @@ package struct RunStart: Sendable {
     let aheadOfShapes: BatchAhead?
     /// The type-checks begun at once, of the `errors` scenarios the cache did not hold.
     let typeChecks: TypeCheckRun?
+    /// The course's modules as built for this run (nil when it has none).
+    let builds: ModuleBuilds?
+    /// A scratch folder the modules were built in, when the compiler keeps no store.
+    var scratch: String? = nil
 }
 
 /// A program compiling before the scenarios' shapes are known, in a scratch folder of its own:
@@ -317,7 +347,8 @@ final class BatchAhead: Sendable {
                                                unbufferedFromOutside: ScenarioProgram.unbufferedOutput != nil)
         self.init(kind: .alone(index, hasMainAttribute: hasMainAttribute), files: files) {
             runner.compileAlone(files: $0, in: $1, output: $2, jobs: runner.settings.parallelism,
-                                hasMainAttribute: hasMainAttribute, languageMode: sources[index].languageMode)
+                                hasMainAttribute: hasMainAttribute, languageMode: sources[index].languageMode,
+                                modules: runner.moduleLink(for: sources[index]))
         }
     }
 
@@ -581,7 +612,8 @@ private final class RunSession: Sendable {
                                                unbufferedFromOutside: ScenarioProgram.unbufferedOutput != nil)
             state.withLock { $0.compilerRuns += 1 }
             compiled = runner.compileAlone(files: files, in: folder, output: program, jobs: compilerJobs,
-                                           hasMainAttribute: shape.hasMainAttribute, languageMode: source.languageMode)
+                                           hasMainAttribute: shape.hasMainAttribute, languageMode: source.languageMode,
+                                           modules: runner.moduleLink(for: source))
         }
         guard compiled.succeeded else {
             var lessonErrors: [Diagnostic] = []

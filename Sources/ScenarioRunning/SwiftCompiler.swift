@@ -132,9 +132,10 @@ package struct SwiftCompiler: Sendable {
     /// `objects` (already compiled) are linked in too.
     package func compile(sources: [String], objects: [String] = [], output: String, workingDirectory: String,
                          jobs: Int, parseAsLibrary: Bool = false, languageMode: LanguageMode? = nil,
-                         timeLimit: Duration? = nil) -> CompileResult {
+                         timeLimit: Duration? = nil, includes: [String] = []) -> CompileResult {
         var arguments = ["-module-name", ScenarioProgram.moduleName, "-Onone", "-suppress-warnings",
                          "-diagnostic-style=llvm", "-j\(max(jobs, 1))", "-o", output] + moduleCacheArguments
+            + includes.flatMap { ["-I", $0] }
         if parseAsLibrary { arguments.append("-parse-as-library") }
         if let languageMode { arguments += ["-swift-version", languageMode.rawValue] }
         arguments += sources + objects

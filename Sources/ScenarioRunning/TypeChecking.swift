@@ -18,8 +18,9 @@ extension SwiftCompiler {
     ///   `-primary-file`): all of them, in one job, when nil. A part of them is checked only by
     ///   a command learned before; without one, every source is.
     package func typeCheck(sources: [String], primaries: [Int]? = nil, workingDirectory: String,
-                           languageMode: LanguageMode? = nil, timeLimit: Duration? = nil) -> CompileResult {
+                           languageMode: LanguageMode? = nil, timeLimit: Duration? = nil, includes: [String] = []) -> CompileResult {
         var arguments = ["-module-name", ScenarioProgram.moduleName, "-typecheck", "-diagnostic-style=llvm"] + moduleCacheArguments
+            + includes.flatMap { ["-I", $0] }
         if let languageMode { arguments += ["-swift-version", languageMode.rawValue] }
         arguments += sources
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
@@ -49,9 +50,9 @@ extension SwiftCompiler {
     /// missing `return`, two `inout` arguments that alias, an overlapping access. An `errors`
     /// scenario's verdict is what compiling it alone would say, so these are its errors too.
     package func mandatoryPasses(sources: [String], workingDirectory: String, languageMode: LanguageMode? = nil,
-                                 timeLimit: Duration? = nil) -> CompileResult {
+                                 timeLimit: Duration? = nil, includes: [String] = []) -> CompileResult {
         var arguments = ["-module-name", ScenarioProgram.moduleName, "-emit-sil", "-wmo", "-o", "/dev/null",
-                         "-diagnostic-style=llvm"] + moduleCacheArguments
+                         "-diagnostic-style=llvm"] + moduleCacheArguments + includes.flatMap { ["-I", $0] }
         if let languageMode { arguments += ["-swift-version", languageMode.rawValue] }
         arguments += sources
         guard let ran = run([executable] + arguments, in: workingDirectory,
@@ -260,10 +261,11 @@ final class TypeCheckRun: Sendable {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let ownFile = "main.swift"
         _ = FileManager.default.createFile(atPath: "\(folder)/\(ownFile)", contents: Data(source.code.utf8))
+        let includes = runner.moduleLink(for: source).includes
         let compiled = runner.compiler.typeCheck(sources: [ownFile] + runner.coreFiles.map(\.path),
                                                  primaries: ownJobOnly ? [0] : nil, workingDirectory: folder,
                                                  languageMode: source.languageMode,
-                                                 timeLimit: runner.settings.compileTimeLimit)
+                                                 timeLimit: runner.settings.compileTimeLimit, includes: includes)
         let (check, unplaced) = TypeCheckReading.read(compiled, ownFile: ownFile,
                                                       coreFiles: runner.coreFiles.map { ($0.path, $0.name) })
         let here = SourceLocation(file: source.file, line: source.firstLine)
@@ -271,7 +273,7 @@ final class TypeCheckRun: Sendable {
             // No error the type-check sees: the passes every build runs may still find one.
             let passed = runner.compiler.mandatoryPasses(sources: [ownFile] + runner.coreFiles.map(\.path),
                                                          workingDirectory: folder, languageMode: source.languageMode,
-                                                         timeLimit: runner.settings.compileTimeLimit)
+                                                         timeLimit: runner.settings.compileTimeLimit, includes: includes)
             let (found, unplacedToo) = TypeCheckReading.read(passed, ownFile: ownFile,
                                                              coreFiles: runner.coreFiles.map { ($0.path, $0.name) })
             if !found.compiles { return .typeChecked(found, fromCache: false) }
