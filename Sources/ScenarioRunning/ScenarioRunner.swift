@@ -199,7 +199,7 @@ package struct ScenarioRunner: Sendable {
         // (A cancellation sets its flag before it kills, so a kill is always seen here.)
         if !isCancelled { cache?.store(outcomes: fresh) }
         let diagnostics = moduleErrors + (coreErrors ?? [])
-        return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count,
+        return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count - refused.count,
                          cachedCount: cachedCount,
                          compilerRuns: session.compilerRuns + typeChecked.compilerRuns + (started.aheadOfShapes == nil ? 0 : 1),
                          diagnostics: diagnostics, sandbox: use, cacheRefusals: cache?.store.refusals ?? 0,

@@ -20,15 +20,17 @@ import Testing
     }
 
     /// Each `output` block of the group is a result (six of them, and the scenario of its own);
-    /// the group is one program: two compiler runs, and from the cache the second time.
+    /// the group is one program: two compiler runs, and from the cache the second time. The
+    /// second lesson's module is imported by a scenario and refused to an `errors` scenario
+    /// that reaches its `internal` member (two more).
     @Test func theBookChecksGreenOneProgramPerGroupAndFromTheCacheTheSecondTime() throws {
         let (root, _) = try copy("swift-book")
         defer { try? FileManager.default.removeItem(at: root) }
         let first = try coursebook(["check", "swift-book", "--strict"], in: root)
-        #expect(first == CommandResult(status: 0, standardOutput: "compiled 2 scenarios (2 swiftc runs), 0 from the cache\n7 passed, 0 failed\n",
+        #expect(first == CommandResult(status: 0, standardOutput: "compiled 4 scenarios (4 swiftc runs), 0 from the cache\n9 passed, 0 failed\n",
                                        standardError: ""), "\(first)")
         let second = try coursebook(["check", "swift-book", "--strict"], in: root)
-        #expect(second == CommandResult(status: 0, standardOutput: "compiled 0 scenarios, 2 from the cache\n7 passed, 0 failed\n",
+        #expect(second == CommandResult(status: 0, standardOutput: "compiled 0 scenarios, 4 from the cache\n9 passed, 0 failed\n",
                                         standardError: ""), "\(second)")
     }
 
@@ -65,7 +67,7 @@ import Testing
         let lesson = course.appendingPathComponent("01-classes.md")
         try edit(lesson, "alias.sides = 5\nprint(square.sides)\n", "alias.sides = 5\nprint(square.sides)\n# print(\"hidden\")\n")
         let result = try coursebook(["check", "swift-book", "--no-cache"], in: root)
-        #expect(result == CommandResult(status: 1, standardOutput: "compiled 2 scenarios (2 swiftc runs), cache not used\n2 errors, 0 warnings\n5 passed, 2 failed\n", standardError: """
+        #expect(result == CommandResult(status: 1, standardOutput: "compiled 4 scenarios (4 swiftc runs), cache not used\n2 errors, 0 warnings\n7 passed, 2 failed\n", standardError: """
             swift-book/01-classes.md:91:1: error: output of the scenario at line 82 differs from its 'output' block at line 89
             --- expected (swift-book/01-classes.md:89)
             +++ actual
@@ -98,8 +100,8 @@ import Testing
         #expect(update == CommandResult(status: 0, standardOutput: """
             swift-book/01-classes.md:27: updated the output block of the scenario at line 22
             swift-book/01-classes.md:107: inserted an output block for the scenario at line 103
-            compiled 2 scenarios (2 swiftc runs), 0 from the cache
-            8 passed, 0 failed
+            compiled 4 scenarios (4 swiftc runs), 0 from the cache
+            10 passed, 0 failed
 
             """, standardError: ""), "\(update)")
         let after = try String(contentsOf: lesson, encoding: .utf8)
@@ -107,7 +109,7 @@ import Testing
             .replacingOccurrences(of: "print(\"tail\")\n```\n", with: "print(\"tail\")\n```\n\n```output\ntail\n```\n")
         #expect(after == expected)
         let again = try coursebook(["check", "swift-book", "--update"], in: root)
-        #expect(again == CommandResult(status: 0, standardOutput: "compiled 0 scenarios, 2 from the cache\n8 passed, 0 failed\n",
+        #expect(again == CommandResult(status: 0, standardOutput: "compiled 0 scenarios, 4 from the cache\n10 passed, 0 failed\n",
                                        standardError: ""), "\(again)")
         #expect(try String(contentsOf: lesson, encoding: .utf8) == after)
         let last = try coursebook(["check", "swift-book", "--strict"], in: root)
@@ -126,5 +128,71 @@ import Testing
         #expect(result.status == 1)
         #expect(result.standardError.contains("swift-book/01-classes.md:31:1: error: a 'trap' block may follow only the last block of the group 'group=shapes' (line 101): it is about the whole program\n"), "\(result)")
         #expect(result.standardError.contains("swift-book/01-classes.md:57:1: error: an 'errors' block never follows a block of a group ('group=shapes')"), "\(result)")
+    }
+
+    // MARK: Modules of the course (listings.md, section 7)
+
+    /// A module member made `internal` fails where a scenario uses it, with the compiler's
+    /// words at the scenario's line and column; editing the module re-runs only the scenarios
+    /// that import it (the group's programs stay cached).
+    @Test func aMemberMadeInternalFailsWhereAScenarioUsesIt() throws {
+        let (root, course) = try copy("swift-book")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let warm = try coursebook(["check", "swift-book"], in: root)
+        #expect(warm.status == 0, "\(warm)")
+        try edit(course.appendingPathComponent("02-modules.md"), "public var perimeter", "internal var perimeter")
+        let result = try coursebook(["check", "swift-book"], in: root)
+        #expect(result == CommandResult(status: 1, standardOutput: """
+            compiled 2 scenarios (2 swiftc runs), 2 from the cache
+            1 error, 0 warnings
+            8 passed, 1 failed
+
+            """, standardError: """
+            swift-book/02-modules.md:33:27: error: 'perimeter' is inaccessible due to 'internal' protection level
+            note: 'perimeter' declared here
+
+            """), "\(result)")
+    }
+
+    /// A module that does not compile is an error at its line, and each scenario that imports
+    /// it (an `errors` scenario too) is not run, never verified; a name the module cannot take
+    /// is an error of its own; a scenario that imports nothing runs.
+    @Test func aBrokenModuleAndBadNamesAreErrorsAndItsScenariosAreNotRun() throws {
+        let result = try coursebook(["check", "swift-book-modules", "--no-cache"])
+        #expect(result == CommandResult(status: 1, standardOutput: """
+            compiled 1 scenario (1 swiftc run), cache not used
+            6 errors, 0 warnings
+            1 passed, 2 failed
+
+            """, standardError: """
+            swift-book-modules/01-modules.md:9:49: error: module 'Counter': cannot convert value of type 'String' to expected argument type 'Int'
+            swift-book-modules/01-modules.md:14:1: error: not run: the scenario imports the module 'Counter', which does not compile (its errors are reported at its blocks)
+            swift-book-modules/01-modules.md:5:1: note: the module 'Counter' begins here
+            swift-book-modules/01-modules.md:27:1: error: not run: the scenario imports the module 'Counter', which does not compile (its errors are reported at its blocks)
+            swift-book-modules/01-modules.md:5:1: note: the module 'Counter' begins here
+            swift-book-modules/01-modules.md:37:1: error: 'module=Foundation': 'Foundation' is a module of the Swift toolchain; a course module of that name would hide it or be hidden by it; the block is shown, not compiled
+            swift-book-modules/01-modules.md:41:1: error: 'module=main': 'main' is the module every scenario is compiled as; a course module takes another name; the block is shown, not compiled
+            swift-book-modules/01-modules.md:45:1: error: 'module=2D': '2D' is not a Swift identifier: a module's name is letters, digits and '_', not starting with a digit (module=Shapes); the block is shown, not compiled
+
+            """), "\(result)")
+        // Three findings of their own, by id.
+        let root = temporaryFolder("modules-report")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let report = root.appendingPathComponent("report.json").path
+        _ = try coursebook(["check", "swift-book-modules", "--no-cache", "--report", report])
+        let written = try String(contentsOfFile: report, encoding: .utf8)
+        for id in ["module-compile-error", "module-not-built", "module-name-invalid"] {
+            #expect(written.contains("\"\(id)\""), "\(id) in \(written)")
+        }
+    }
+
+    /// In the sandbox, the compiler sees the module's built folder (read-only) and nothing of
+    /// the cache around it: the book checks green there, cold and warm.
+    @Test func modulesCompileInTheSandbox() throws {
+        let (root, _) = try copy("swift-book")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let first = try coursebook(["check", "swift-book", "--sandbox", "required"], in: root)
+        #expect(first.status == 0, "\(first)")
+        #expect(first.standardOutput.hasSuffix("9 passed, 0 failed\n"), "\(first)")
     }
 }

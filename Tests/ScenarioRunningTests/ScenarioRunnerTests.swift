@@ -388,6 +388,10 @@ struct ScenarioRunnerTests {
         var edited = source
         edited.code = "print(2)\n"
         #expect(key(edited) != base)
+        // The course modules a scenario imports: their digests are part of its key.
+        #expect(ResultCache.key(toolVersion: "1", compilerVersion: "s", coreDigest: core, modules: "module Shapes 1", source: source) != base)
+        #expect(ResultCache.key(toolVersion: "1", compilerVersion: "s", coreDigest: core, modules: "module Shapes 1", source: source)
+                    != ResultCache.key(toolVersion: "1", compilerVersion: "s", coreDigest: core, modules: "module Shapes 2", source: source))
         // `#line` is the line in main.swift, which moving the scenario in its lesson does not change.
         var placed = source
         placed.code = "print(#line)\n"
