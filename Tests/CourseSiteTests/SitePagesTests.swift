@@ -71,6 +71,21 @@ import Testing
         #expect(page.components(separatedBy: "group-note").count == 9)
     }
 
+    /// A module block is shown as code labelled with its module's name, without its hidden
+    /// lines, on the lesson page and the whole-course page (what the search index reads).
+    @Test func aModuleBlockIsLabelledWithItsModulesName() throws {
+        let (report, files) = try renderedFixture("swift-book")
+        #expect(report.succeeded)
+        for path in ["02-modules.html", "print.html"] {
+            let page = files.text(path)
+            #expect(page.components(separatedBy: "<figure class=\"core module\">\n<figcaption><span class=\"kind\">Module</span> <code>Geometry</code></figcaption>").count == 3, "\(path)")
+            #expect(page.contains("perimeter"), "\(path)")
+            for hidden in ["cm&quot;", "\"cm\"", "# "] {
+                #expect(!page.contains(hidden), "\(path) shows '\(hidden)'")
+            }
+        }
+    }
+
     @Test func whatTheLessonPageSays() throws {
         let (_, files) = try renderedFixture("site")
         let page = files.text("01-first.html")
