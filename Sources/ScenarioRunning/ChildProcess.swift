@@ -73,6 +73,10 @@ package struct ChildProcess: Sendable {
     package var randomizesAddresses = true
     /// A file the child reads as its standard input; nil for /dev/null.
     package var standardInput: String?
+    /// Bytes the child reads as its standard input instead, through a pipe that then ends (at
+    /// most `PIPE_BUF`, written before the child starts): no file holds them, so nothing the
+    /// child runs can read them again later (a group's token, see `GroupOutput`).
+    package var standardInputBytes: [UInt8]?
     /// Files the child gets open for reading, from descriptor 4 up in this order (bubblewrap
     /// copies a program into the sandbox from one): opened by this process, so that the child
     /// needs no right to their folders.
@@ -150,10 +154,28 @@ package struct ChildProcess: Sendable {
             throw LaunchError(executable: passedFiles[missing], code: code)
         }
 
+        var inputPipe: [Int32] = [-1, -1]
+        if let bytes = standardInputBytes {
+            guard bytes.count <= Int(PIPE_BUF), coursebook_pipe_cloexec(&inputPipe) == 0,
+                  bytes.withUnsafeBytes({ write(inputPipe[1], $0.baseAddress, $0.count) }) == bytes.count else {
+                let code = bytes.count <= Int(PIPE_BUF) ? errno : E2BIG
+                for descriptor in inputPipe where descriptor >= 0 { close(descriptor) }
+                close(outputPipe[0]); close(outputPipe[1]); close(errorPipe[0]); close(errorPipe[1])
+                if reportsEnding { close(endingPipe[0]); close(endingPipe[1]) }
+                throw LaunchError(executable: executable, code: code)
+            }
+            close(inputPipe[1])
+        }
+        defer { if inputPipe[0] >= 0 { close(inputPipe[0]) } }
+
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, standardInput ?? "/dev/null", O_RDONLY, 0)
+        if inputPipe[0] >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, standardInput ?? "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
         if reportsEnding { posix_spawn_file_actions_adddup2(&actions, endingPipe[1], Self.endingDescriptor) }

@@ -674,17 +674,11 @@ private final class RunSession: Sendable {
                                       outputCap: runner.settings.outputCap, limits: limitsApplied)
         do {
             var child = process(program, in: folder, batch: false)
-            // A group's program reads this run's token first (see `GroupOutput`).
+            // A group's program reads this run's token first (see `GroupOutput`), through a
+            // pipe: in a file, the program (outside the sandbox, run in a folder beside it)
+            // could read it again and print a boundary of its own.
             let token = source.isGroup ? Self.groupToken() : nil
-            if let token {
-                let input = "\(folder)/group-token"
-                guard FileManager.default.createFile(atPath: input, contents: Data((token + "\n").utf8),
-                                                     attributes: [.posixPermissions: 0o600]) else {
-                    record([index], .crashed(.exited(127), output: "", standardError: "coursebook could not write \(input)"))
-                    return
-                }
-                child.standardInput = input
-            }
+            if let token { child.standardInputBytes = Array((token + "\n").utf8) }
             let termination = try child.run(watching: &watcher)
             for (outcomeIndex, outcome) in watcher.outcomes(after: termination) {
                 record([outcomeIndex], token.map { Self.split(outcome, token: $0) } ?? outcome)

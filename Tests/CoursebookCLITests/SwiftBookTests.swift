@@ -130,6 +130,30 @@ import Testing
         #expect(result.standardError.contains("swift-book/01-classes.md:57:1: error: an 'errors' block never follows a block of a group ('group=shapes')"), "\(result)")
     }
 
+    /// Out of the sandbox a group's program runs in an empty folder beside the files of its
+    /// compile; the run's token reaches it through a pipe, never a file there that a block could
+    /// read to print a boundary of its own.
+    @Test func aGroupsTokenIsInNoFileItsProgramCanRead() throws {
+        let (root, course) = try copy("swift-book")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try edit(course.appendingPathComponent("01-classes.md"), "\n## A listing of its own", """
+
+            ```swift scenario group=shapes
+            # import Foundation
+            let beside = try FileManager.default.contentsOfDirectory(atPath: "..")
+            print(beside.filter { !$0.hasSuffix(".swift") && $0 != "program" && !$0.hasPrefix("run-") }, readLine() == nil)
+            ```
+
+            ```output
+            [] true
+            ```
+
+            ## A listing of its own
+            """)
+        let result = try coursebook(["check", "swift-book", "--no-sandbox", "--no-cache"], in: root)
+        #expect(result.status == 0, "\(result)")
+    }
+
     // MARK: Modules of the course (listings.md, section 7)
 
     /// A module member made `internal` fails where a scenario uses it, with the compiler's
