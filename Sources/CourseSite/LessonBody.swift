@@ -451,7 +451,7 @@ struct LessonBody {
             // A block of a course module: code that scenarios import, labelled with its module's name.
             return """
                 <figure class="core module">
-                <figcaption><span class="kind">\(escapeHTML(words.module))</span> <code>\(escapeHTML(name))</code></figcaption>
+                <figcaption><span class="kind" data-pagefind-ignore>\(escapeHTML(words.module))</span> <code>\(escapeHTML(name))</code></figcaption>
                 <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(context.highlighted(block)))</code></pre>
                 </figure>
 
