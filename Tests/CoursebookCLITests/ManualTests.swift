@@ -7,7 +7,7 @@ import TestSupport
 /// not there.
 struct ManualTests {
     static let pages = ["lesson-format", "listings", "commands", "editor", "ci", "strangers", "site",
-                        "how-a-check-runs", "performance", "contributing"]
+                        "how-a-check-runs", "performance", "contributing", "diagnostics"]
     static var files: [String] { ["README.md", "CHANGELOG.md"] + pages.map { "docs/\($0).md" } }
 
     @Test func theReadmeIsAFrontDoorToEveryPage() throws {
