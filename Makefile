@@ -132,10 +132,12 @@ golden: deps
 	-COURSEBOOK_RECORD_GOLDEN=1 $(SWIFT) test --filter "SitePagesTests.pagesMatchTheGoldenFiles|ChangeDiagramDrawingTests.picturesMatchTheGoldenFiles"
 	$(SWIFT) test --filter "SitePagesTests|ChangeDiagramDrawingTests"
 
-# Writes docs/diagnostics.md again from the table of findings (DiagnosticID.reference), then
-# checks it (the recording run compares with what it wrote).
+# Writes docs/diagnostics.md and the exit statuses of docs/commands.md again from their tables
+# (DiagnosticID.reference, ExitStatus.meaning), then
+# checks them.
 docs-reference: deps
-	COURSEBOOK_RECORD_DOCS=1 $(SWIFT) test --filter DiagnosticsPageTests
+	COURSEBOOK_RECORD_DOCS=1 $(SWIFT) test --filter "DiagnosticsPageTests|ExitStatusTableTests"
+	$(SWIFT) test --filter "DiagnosticsPageTests|ExitStatusTableTests"
 
 # Generates the bench corpora (100 and 1000 lessons, ../shared/bench/gen-course.py) and times
 # coursebook on them against one batched swiftc run, one compile per scenario and hugo.
