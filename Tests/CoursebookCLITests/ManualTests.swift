@@ -23,13 +23,14 @@ struct ManualTests {
 
     @Test func everyLinkLeadsToAFileAndHeadingThatExist() throws {
         for file in Self.files {
-            #expect(try Self.brokenLinks(in: file) == [], "\(file)")
+            let broken = try Self.brokenLinks(in: file)
+            #expect(broken.isEmpty, "\(file): \(broken)")
         }
     }
 
     @Test func aBrokenLinkIsFound() throws {
         // A link to a heading that is not there and one to a missing file, or the test above proves nothing.
-        let text = "# Title\n\nSee [one](commands.md#no-such-heading), [two](missing.md), [three](#title).\n"
+        let text = "# Title\n\nSee [one](commands.md#no-such-heading), [two](missing.md), [three](#title), `[code](gone.md)`.\n"
         let broken = try Self.brokenLinks(text: text, at: "docs/example.md")
         #expect(broken == ["commands.md#no-such-heading", "missing.md"])
     }
@@ -46,7 +47,8 @@ struct ManualTests {
     static func brokenLinks(text: String, at file: String) throws -> [String] {
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().relativePath
         return try prose(text).flatMap { line in
-            line.matches(of: /\]\(([^)\s]+)\)/).map { String($0.output.1) }
+            // Inline code shows Markdown as text: `[a](b.md)` there is an example, not a link.
+            line.replacing(/`+[^`]*`+/, with: "").matches(of: /\]\(([^)\s]+)\)/).map { String($0.output.1) }
         }.filter { link in
             if link.contains(":") { return false }  // https:, mailto:, doc:
             let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
