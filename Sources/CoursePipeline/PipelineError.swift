@@ -65,3 +65,48 @@ package struct PipelineError: Error, Sendable {
         self.checked = checked
     }
 }
+
+/// What the manual says of each status: the table of `docs/commands.md` is written from these
+/// (`make docs-reference`), and a test fails when they drift apart.
+extension ExitStatus {
+    package var meaning: String {
+        switch self {
+        case .success:
+            "everything passed (and, for `build`, the site was written; for `new lesson`, the lesson)"
+        case .checkFailed:
+            "a scenario failed or a lesson breaks a rule (for `build`: nothing was written; for `merge-reports`: the merged verdict)"
+        case .courseUnreadable:
+            "the course cannot be read: no `course.json` (or one that is not a regular file), invalid JSON, an unknown key or a key given twice in it, a core file missing (or a folder, a device, a named pipe, listed twice, with another core's file name, or outside the course's repository), a lesson that is not UTF-8, is not a regular file (a named pipe, a device, a socket) or links out of the course, a lesson file name with a control character, two lesson file names equal under Unicode normalization, no lesson files, a file given to `check` that is not a lesson of the course, no course folder for `watch` or `serve`; for `merge-reports`, a report that cannot be read, reports that do not make one course, or a report that claims what no shard holds; the message names the file (and line)"
+        case .templateInvalid:
+            "a template cannot be read or does not fit its page (unknown placeholder, unclosed block, blocks nested too deep, a list repeated inside itself ...), or the templates folder lies outside the course's repository or links out of itself"
+        case .siteNotWritten:
+            "the site cannot be written where `--out` points (including a folder or link beside it under a build's own names that no build of this user left, or a lock file that is a link or a folder), Pagefind failed to index it, a `--report` file cannot be written (or is a symbolic link), or `new lesson` cannot write its file (it exists)"
+        case .toolchainUnavailable:
+            "no Swift compiler to run scenarios with"
+        case .sandboxUnavailable:
+            "`--sandbox required`, and the sandbox cannot start here (the message says why)"
+        case .watchOrServeUnavailable:
+            "`watch` cannot watch the files (inotify), or `serve` cannot listen on its port"
+        case .searchTimedOut:
+            "Pagefind took longer than the search time limit (`COURSEBOOK_SEARCH_TIME_LIMIT`, 60 s by default) and was stopped; nothing was written"
+        case .usage:
+            "the command line is wrong (an unknown option, a `--timeout` below 1 ms, a `--cache-dir` that cannot hold the cache ...)"
+        case .hangUp, .interrupted, .terminated:
+            "stopped by SIGHUP, SIGINT (Ctrl-C) or SIGTERM: every compiler and scenario of the run is ended, its temporary folders removed; lessons and the site are whole (each is replaced by a rename, and a site's swap is never cut in half). The usual end of `watch` and `serve`."
+        }
+    }
+
+    /// The exit statuses as the manual's table: by number, statuses that mean the same in one row.
+    package static var manualTable: String {
+        var rows: [(statuses: [Int32], meaning: String)] = []
+        for status in allCases.sorted(by: { $0.rawValue < $1.rawValue }) {
+            if let last = rows.last, last.meaning == status.meaning {
+                rows[rows.count - 1].statuses.append(status.rawValue)
+            } else {
+                rows.append(([status.rawValue], status.meaning))
+            }
+        }
+        return "| status | meaning |\n|---|---|\n"
+            + rows.map { "| \($0.statuses.map(String.init).joined(separator: ", ")) | \($0.meaning) |\n" }.joined()
+    }
+}

@@ -2,12 +2,18 @@ internal import CourseFiles
 import Foundation
 
 /// What a search index was built from, kept beside its files (`pagefind/coursebook-index.sha256`):
-/// the SHA-256 of every page Pagefind read and of every file it wrote. A build whose pages are
-/// byte-for-byte those reuses the index, once each of its files is found byte-for-byte what the
-/// record says; anything else (a changed page, a changed, missing or extra index file, a record
-/// that does not read) makes a new index. The record is never trusted for more than it proves.
+/// the SHA-256 of every page Pagefind read and of every file it wrote, signed with an HMAC under
+/// this user's secret (`CacheSecret`, the one that signs the cache). A build whose pages are
+/// byte-for-byte those reuses the index, once the signature holds and each of its files is found
+/// byte-for-byte what the record says; anything else (a changed page, a changed, missing or
+/// extra index file, a record that does not read, one that another hand wrote or edited, no
+/// secret) makes a new index. The record is never trusted for more than it proves.
 struct SearchIndexRecord: Equatable {
-    static let heading = "coursebook search index: SHA-256 of the pages it was built from and of its files"
+    static let heading = "coursebook search index: SHA-256 of the pages it was built from and of its files, signed"
+    static let signaturePrefix = "signature "
+
+    /// This user's secret, which signs records; nil when there is none (nothing is reused).
+    static var machineSecret: [UInt8]? { try? CacheSecret.machine.get().bytes }
 
     var pagesIndexed: Int
     /// Page paths inside the site, with their digests, in the order given.
@@ -30,6 +36,25 @@ struct SearchIndexRecord: Equatable {
         lines += pages.map { "page \($0.1) \($0.0)" }
         lines += files.map { "file \($0.1) \($0.0)" }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The text with its last line: the HMAC of all before it under `secret`.
+    func signedText(secret: [UInt8]) -> String {
+        let body = text
+        return body + Self.signaturePrefix + SHA256.hmac(key: secret, message: Array(body.utf8)) + "\n"
+    }
+
+    /// The record a signed text holds, or nil when it is not one or its signature is not the
+    /// one `secret` makes of it.
+    init?(signedText: String, secret: [UInt8]) {
+        guard signedText.hasSuffix("\n"),
+              let start = signedText.dropLast().lastIndex(of: "\n").map(signedText.index(after:)) else { return nil }
+        let body = String(signedText[..<start])
+        let last = signedText[start...].dropLast()
+        guard last.hasPrefix(Self.signaturePrefix),
+              last.dropFirst(Self.signaturePrefix.count) == SHA256.hmac(key: secret, message: Array(body.utf8))[...]
+        else { return nil }
+        self.init(text: body)
     }
 
     /// The record a text holds, or nil when it is not one (a name with a line break in it
@@ -59,9 +84,10 @@ struct SearchIndexRecord: Equatable {
         self.files = files
     }
 
-    func write(to path: String) {
-        guard !(pages + files).contains(where: { $0.0.contains("\n") }) else { return }
-        try? writeAtomically(Array(text.utf8), to: path, keepingPermissions: false)
+    /// Written signed; not written without a secret or with a name no line can hold.
+    func write(to path: String, secret: [UInt8]? = machineSecret) {
+        guard let secret, !(pages + files).contains(where: { $0.0.contains("\n") }) else { return }
+        try? writeAtomically(Array(signedText(secret: secret).utf8), to: path, keepingPermissions: false)
     }
 
     /// The files under `folder` (the record excepted), with their digests, sorted by path.
@@ -99,10 +125,11 @@ struct SearchIndexRecord: Equatable {
     /// The index in `previous` written into `folder`, when its record says it was built from
     /// exactly `pages` and each of its files is what the record says (read once: the bytes
     /// checked are the bytes written); returns how many pages it holds. Nil, with nothing left
-    /// in `folder`, when it cannot be reused.
-    static func reuse(from previous: String, pages: [(String, String)], into folder: String) -> Int? {
-        guard let bytes = readFile(atPath: previous + "/" + SearchIndexer.recordName),
-              let record = SearchIndexRecord(text: String(decoding: bytes, as: UTF8.self)),
+    /// in `folder`, when it cannot be reused (its record unsigned by `secret` included).
+    static func reuse(from previous: String, pages: [(String, String)], into folder: String,
+                      secret: [UInt8]? = machineSecret) -> Int? {
+        guard let secret, let bytes = readFile(atPath: previous + "/" + SearchIndexer.recordName),
+              let record = SearchIndexRecord(signedText: String(decoding: bytes, as: UTF8.self), secret: secret),
               record.pages.elementsEqual(pages, by: ==),
               files(under: previous) == record.files.map(\.0) else { return nil }
         var verified: [(String, [UInt8])] = []

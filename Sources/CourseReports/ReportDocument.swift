@@ -3,7 +3,7 @@ import Foundation
 
 /// A check's result as a file for tools (`--report result.json`): every scenario with its
 /// place, caption, status, expected and actual output, how long it ran and whether it came
-/// from the cache; every finding with its place. The README documents the schema
+/// from the cache; every finding with its place. docs/ci.md documents the schema
 /// (`docs/report.schema.json`); shards' documents merge into one (`ReportMerge`), and the
 /// JUnit report and GitHub annotations are written from it.
 package struct ReportDocument: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-/// The names each page template may use. The README's template reference lists the same.
+/// The names each page template may use. The manual's template reference (docs/site.md) lists the same.
 package enum SiteSchema {
     static let words = TemplateSchema.Kind.record(TemplateSchema([
         "contents": .text, "lessons": .text, "lesson": .text, "onThisPage": .text,

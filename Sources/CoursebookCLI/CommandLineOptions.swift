@@ -10,7 +10,7 @@ struct UsageError: Error, Equatable {
 
 /// One option of a command: its names, the value it takes (nil for a flag), the line `--help`
 /// shows for it, and what it sets in the command's typed options. The parser, the help text
-/// and the README's tables come from these.
+/// and the manual's tables (docs/commands.md) repeat these.
 struct OptionSpec<Options>: Sendable {
     var names: [String]
     var value: String?

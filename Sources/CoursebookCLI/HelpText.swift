@@ -1,5 +1,5 @@
 /// What `--help` prints; each command's options come from its table (`CommandLineTable`).
-/// The README's reference repeats these words.
+/// The manual's reference (docs/commands.md) repeats these words.
 enum HelpText {
     static let overview = """
         coursebook: checks the Swift examples of a course and publishes it as a static site.

@@ -10,9 +10,13 @@ package struct SwiftCompiler: Sendable {
     package var version: String
     /// The Swift runtime's libraries, which the programs it makes load (the sandbox shows them).
     package var runtimeFolder: String?
-    /// The driver's plans, replayed instead of running the driver (see `CompilePlan`); nil runs
-    /// the driver every time.
+    /// The driver's plans, replayed instead of running the driver (see `CompilePlan`), and
+    /// the module cache and objects kept beside them; nil runs the driver every time.
     package var plans: CompilePlanStore?
+    /// Whether the driver's plans are replayed (`COURSEBOOK_COMPILE_REPLAY=off` turns it off:
+    /// the driver then runs for every compile, and the plans keep only the module cache and
+    /// the tool's own objects).
+    package var replaysDriverPlans = true
     /// What identifies this compiler in the plans: its paths, sizes and modification times.
     package var stamp: String
     /// The language mode it compiles in when given no `-swift-version`; nil when it could not
@@ -54,14 +58,17 @@ package struct SwiftCompiler: Sendable {
         let frontend = URL(fileURLWithPath: resolved).deletingLastPathComponent()
             .appendingPathComponent("swift-frontend").path
         let stamp = [path, resolved, frontend].map(fileStamp).joined(separator: "\n")
+        let replays = Self.replaysDriverPlans(environment)
 
         if let versionCache, let remembered = try? String(contentsOfFile: versionCache, encoding: .utf8) {
             let lines = remembered.split(separator: "\n", omittingEmptySubsequences: false)
             if lines.count == 6, lines[0..<3].joined(separator: "\n") == stamp {
-                return SwiftCompiler(executable: path, version: String(lines[3]),
-                                     runtimeFolder: lines[4].isEmpty ? nil : String(lines[4]),
-                                     plans: CompilePlanStore(file: planCache), stamp: stamp,
-                                     defaultLanguageMode: LanguageMode(rawValue: String(lines[5])))
+                var compiler = SwiftCompiler(executable: path, version: String(lines[3]),
+                                             runtimeFolder: lines[4].isEmpty ? nil : String(lines[4]),
+                                             plans: CompilePlanStore(file: planCache), stamp: stamp,
+                                             defaultLanguageMode: LanguageMode(rawValue: String(lines[5])))
+                compiler.replaysDriverPlans = replays
+                return compiler
             }
         }
         // The version line and where the runtime lives, in one run.
@@ -86,8 +93,35 @@ package struct SwiftCompiler: Sendable {
             try? writeAtomically(Array("\(stamp)\n\(version)\n\(runtime ?? "")\n\(mode?.rawValue ?? "-")".utf8),
                                  to: versionCache, keepingPermissions: false)
         }
-        return SwiftCompiler(executable: path, version: version, runtimeFolder: runtime,
-                             plans: CompilePlanStore(file: planCache), stamp: stamp, defaultLanguageMode: mode)
+        var compiler = SwiftCompiler(executable: path, version: version, runtimeFolder: runtime,
+                                     plans: CompilePlanStore(file: planCache), stamp: stamp, defaultLanguageMode: mode)
+        compiler.replaysDriverPlans = replays
+        return compiler
+    }
+
+    /// `COURSEBOOK_COMPILE_REPLAY`: `off` runs the driver for every compile; unset, empty or
+    /// `on` replays its plans.
+    package static func replaysDriverPlans(_ environment: [String: String]) -> Bool {
+        environment["COURSEBOOK_COMPILE_REPLAY"] != "off"
+    }
+
+    /// What the driver reads besides its arguments, for the key of a plan learned from it: the
+    /// environment it runs in. In the sandbox that is a fixed one; outside it, coursebook's own,
+    /// of which the driver consults `PATH` (to find the linker and clang), `SDKROOT`,
+    /// `SWIFT_*` and the library and header search paths. Its temporary folder is left out:
+    /// a replay puts a folder of its own in place of the one the plan names.
+    package static func driverEnvironment(_ environment: [String: String], sandboxed: Bool) -> String {
+        if sandboxed { return "sandbox" }
+        let read: Set<String> = ["PATH", "SDKROOT", "CPATH", "LIBRARY_PATH", "LD_LIBRARY_PATH"]
+        return environment.filter { read.contains($0.key) || $0.key.hasPrefix("SWIFT_") }
+            .sorted { $0.key < $1.key }
+            .map { "\($0.key)=\($0.value)" }
+            .joined(separator: "\u{0}")
+    }
+
+    /// The driver's environment for this compiler's commands (see `driverEnvironment(_:sandboxed:)`).
+    var driverEnvironment: String {
+        Self.driverEnvironment(ProcessInfo.processInfo.environment, sandboxed: confinement?.sandbox != nil)
     }
 
     /// The language mode `swiftc` takes when given none, from what `#if swift(>=N)` says in a
@@ -140,7 +174,7 @@ package struct SwiftCompiler: Sendable {
         if let languageMode { arguments += ["-swift-version", languageMode.rawValue] }
         arguments += sources + objects
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
-        if let plans, let replayed = replay(arguments, sources: sources, output: output, workingDirectory: workingDirectory,
+        if replaysDriverPlans, let plans, let replayed = replay(arguments, sources: sources, output: output, workingDirectory: workingDirectory,
                                             jobs: max(jobs, 1), deadline: deadline, plans: plans) {
             return result(replayed, timeLimit: timeLimit)
         }
@@ -274,7 +308,7 @@ package struct SwiftCompiler: Sendable {
                 template[index] = "\u{1}output \((word as NSString).lastPathComponent)"
             }
         }
-        let key = ([executable, stamp] + template).joined(separator: "\u{0}")
+        let key = ([executable, stamp, driverEnvironment] + template).joined(separator: "\u{0}")
         var folderTemplate = Array((workingDirectory + "/objects-XXXXXX").utf8CString)
         guard mkdtemp(&folderTemplate) != nil else { return nil }
         let folder = String(cString: folderTemplate)
@@ -347,7 +381,7 @@ package struct SwiftCompiler: Sendable {
         }
 
         // The linker, as `clang` would run it for this link and these libraries.
-        let linkKey = ([stamp] + plan.link.map { LinkerCommand.mark($0, temporaryFolder: folder, output: output) }
+        let linkKey = ([stamp, driverEnvironment] + plan.link.map { LinkerCommand.mark($0, temporaryFolder: folder, output: output) }
                        + [String(decoding: libraries, as: UTF8.self)]).joined(separator: "\u{0}")
         var linker = plans.linker(linkKey)
         if linker == nil,

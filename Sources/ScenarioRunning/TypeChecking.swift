@@ -24,7 +24,7 @@ extension SwiftCompiler {
         if let languageMode { arguments += ["-swift-version", languageMode.rawValue] }
         arguments += sources
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
-        if let plans, let job = typeCheckJob(arguments, sources: sources, primaries: primaries,
+        if replaysDriverPlans, let plans, let job = typeCheckJob(arguments, sources: sources, primaries: primaries,
                                              workingDirectory: workingDirectory, deadline: deadline, plans: plans),
            let ran = run(job, in: workingDirectory, until: deadline) {
             let crashed: Bool
@@ -72,7 +72,7 @@ extension SwiftCompiler {
         for (index, word) in template.enumerated() {
             if let source = sources.firstIndex(of: word) { template[index] = mark(source, word) }
         }
-        let key = (["typecheck", executable, stamp] + template).joined(separator: "\u{0}")
+        let key = (["typecheck", executable, stamp, driverEnvironment] + template).joined(separator: "\u{0}")
         let job: [String]
         // A command kept with its output map (by a coursebook before this rule) names a folder
         // that is gone: learned again.

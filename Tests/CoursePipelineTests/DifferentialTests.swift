@@ -30,10 +30,17 @@ struct DifferentialTests {
         let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: settings, cache: nil)
         let batched = runner.run(jobs)
         #expect(batched.sandbox == .sandboxed)
-        let alone = runner.run(jobs.map { job in
+        let replayed = compiler.plans?.replayedCompiles.load(ordering: .relaxed) ?? 0
+        #expect(replayed > 0, "the batched run replayed no plan of the driver's")
+        // Alone, by the driver itself: the replay of its plans (batched, below) is compared with
+        // what it does.
+        var driver = compiler
+        driver.replaysDriverPlans = false
+        let alone = ScenarioRunner(compiler: driver, coreFiles: course.coreFiles, settings: settings, cache: nil).run(jobs.map { job in
             ScenarioJob(source: job.source, shape: ScenarioShape(needsOwnProgram: true, hasMainAttribute: job.shape.hasMainAttribute))
         })
         #expect(alone.compilerRuns == jobs.count)
+        #expect(compiler.plans?.replayedCompiles.load(ordering: .relaxed) == replayed, "the driver's run replayed plans")
         // The batch program itself compiles (a broken runner would send all 50 alone): one
         // batch, the batch again without the scenarios the compiler blamed, and a program of its
         // own for those and for the shapes that need one. A few scenarios (a closure that

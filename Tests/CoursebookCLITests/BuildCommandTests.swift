@@ -1,3 +1,4 @@
+import CourseFiles
 import Foundation
 import ScenarioRunning
 import Testing
@@ -117,6 +118,22 @@ struct BuildCommandTests {
         #expect(runCount() == 2)
         #expect(try String(contentsOf: entry, encoding: .utf8) != "{}")
 
+        // A forged record: a tampered index file, and the record's digest of it made to match
+        // (what anyone who can write the site can do). Its signature no longer holds: made again.
+        let forged = Array("{\"forged\":true}".utf8)
+        try Data(forged).write(to: entry)
+        let recordText = try String(contentsOf: record, encoding: .utf8)
+        let forgedRecord = recordText.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasSuffix(" pagefind-entry.json") ? "file \(SHA256.hex(forged)) pagefind-entry.json" : String(line)
+        }.joined(separator: "\n")
+        #expect(forgedRecord != recordText)
+        try forgedRecord.write(to: record, atomically: true, encoding: .utf8)
+        let forgedBuild = try build(course.path, out: out, environment: environment)
+        #expect(forgedBuild.status == 0, "\(forgedBuild)")
+        #expect(forgedBuild.standardOutput.hasSuffix("search: pagefind indexed 1 page\n"), "\(forgedBuild)")
+        #expect(runCount() == 3)
+        #expect(try String(contentsOf: entry, encoding: .utf8) != "{\"forged\":true}")
+
         // One changed lesson: the index is made again, and holds the new words.
         let lesson = course.appendingPathComponent("01-counter.md")
         let text = try String(contentsOf: lesson, encoding: .utf8)
@@ -125,7 +142,7 @@ struct BuildCommandTests {
         let changed = try build(course.path, out: out, environment: environment)
         #expect(changed.status == 0, "\(changed)")
         #expect(changed.standardOutput.hasSuffix("search: pagefind indexed 1 page\n"), "\(changed)")
-        #expect(runCount() == 3)
+        #expect(runCount() == 4)
         #expect(try String(contentsOf: record, encoding: .utf8).contains("page "))
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(".coursebook-search-pages").path))
     }

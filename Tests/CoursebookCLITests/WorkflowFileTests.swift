@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// The repository's own CI workflow and the course workflow the README shows are real files,
-/// checked by actionlint (installed by `make`), and the README quotes the course workflow as it is.
+/// The repository's own CI workflow and the course workflow the manual shows are real files,
+/// checked by actionlint (installed by `make`), and the manual's page on CI quotes the course workflow as it is.
 struct WorkflowFileTests {
     static let workflows = [".github/workflows/ci.yml", "docs/course-workflow.yml"]
 
@@ -23,8 +23,8 @@ struct WorkflowFileTests {
         #expect(run.standardOutput.contains("\"chek\""), "\(run)")
     }
 
-    @Test func theReadmeQuotesTheCourseWorkflow() throws {
-        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func theManualQuotesTheCourseWorkflow() throws {
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("docs/ci.md"), encoding: .utf8)
         let file = try String(contentsOf: packageRoot.appendingPathComponent("docs/course-workflow.yml"), encoding: .utf8)
         #expect(readme.contains("```yaml\n" + file + "```\n"))
     }

@@ -56,6 +56,41 @@ struct CompilePlanTests {
         #expect(left.sorted() == ["main.swift", "program"])
     }
 
+    /// `COURSEBOOK_COMPILE_REPLAY=off` runs the driver for every compile: nothing is learned or
+    /// replayed, and the program is the same.
+    @Test func replayingCanBeTurnedOff() throws {
+        #expect(SwiftCompiler.replaysDriverPlans([:]))
+        #expect(SwiftCompiler.replaysDriverPlans(["COURSEBOOK_COMPILE_REPLAY": "on"]))
+        #expect(!SwiftCompiler.replaysDriverPlans(["COURSEBOOK_COMPILE_REPLAY": "off"]))
+        let folder = temporaryFolder("plan-replay-off")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var off = try compilers().replaying
+        off.replaysDriverPlans = false
+        for attempt in 1...2 {
+            let (result, program) = compile("print(\"off \\(\(attempt))\")\n", with: off, in: folder, "off-\(attempt)")
+            #expect(result.succeeded, "\(result.transcript)")
+            #expect(try output(of: program) == "off \(attempt)\n")
+        }
+        #expect(off.plans?.learnedCompiles.load(ordering: .relaxed) == 0)
+        #expect(off.plans?.replayedCompiles.load(ordering: .relaxed) == 0)
+    }
+
+    /// A plan is learned again when the environment the driver reads changes (PATH finds the
+    /// linker, SDKROOT and SWIFT_* steer the driver), not when anything else does.
+    @Test func thePlansKeyHoldsWhatTheDriverReads() {
+        let base = ["PATH": "/usr/bin:/bin", "HOME": "/root", "TMPDIR": "/tmp"]
+        let key = SwiftCompiler.driverEnvironment(base, sandboxed: false)
+        #expect(key == "PATH=/usr/bin:/bin")
+        #expect(SwiftCompiler.driverEnvironment(base.merging(["HOME": "/home/a", "TMPDIR": "/var/tmp"]) { $1 }, sandboxed: false) == key)
+        for (name, value) in [("PATH", "/opt/bin:/usr/bin"), ("SDKROOT", "/sdk"), ("SWIFT_DRIVER_SWIFT_FRONTEND_EXEC", "/x"),
+                              ("LD_LIBRARY_PATH", "/lib/x"), ("LIBRARY_PATH", "/lib/y"), ("CPATH", "/inc")] {
+            #expect(SwiftCompiler.driverEnvironment(base.merging([name: value]) { $1 }, sandboxed: false) != key, "\(name)")
+        }
+        // In the sandbox the driver sees a fixed environment, whatever coursebook's is.
+        #expect(SwiftCompiler.driverEnvironment(base, sandboxed: true)
+                == SwiftCompiler.driverEnvironment(["PATH": "/elsewhere"], sandboxed: true))
+    }
+
     /// In the compiler's sandbox the plan replays too (every job it runs finds the files it
     /// names: the core, the dynamic loader the link names through /lib64), and makes the same
     /// program.

@@ -169,7 +169,7 @@ struct TypeCheckAndTrapTests {
         let second = try runner(core: false, sandbox: sandbox).run(jobs)
         #expect(first.outcomes.allSatisfy { $0.completedOutput?.hasPrefix("0x") == true }, "\(first.outcomes)")
         // Out of the sandbox a later scenario of a batch inherits a heap that the timing of the
-        // scenarios before it shaped (the README says so): the program alone and the first of
+        // scenarios before it shaped (docs/how-a-check-runs.md says so): the program alone and the first of
         // the batch are held to the same addresses there.
         let held = sandbox == .off ? 2 : jobs.count
         #expect(first.outcomes.prefix(held).map(\.completedOutput) == second.outcomes.prefix(held).map(\.completedOutput))
