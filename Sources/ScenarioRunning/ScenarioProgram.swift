@@ -380,9 +380,10 @@ package enum ScenarioProgram {
 
     /// What a program of one scenario calls the scenario's file, in its code (`#file`,
     /// `#line`, a trap's message) and in the compiler's messages: `main.swift` from its first
-    /// line, as in a learner's folder; with `@main`, a library file.
+    /// line, as in a learner's folder. With `@main` too: plain `swiftc -module-name main
+    /// main.swift` refuses `@main` beside top-level code, and so does the check.
     package static func standaloneFileName(hasMainAttribute: Bool) -> String {
-        hasMainAttribute ? "scenario.swift" : "main.swift"
+        "main.swift"
     }
 
     /// coreutils' `stdbuf` library: preloaded with `_STDBUF_O=0`, it makes a program's standard

@@ -265,7 +265,7 @@ package struct ScenarioRunner: Sendable {
         let written = Self.write(files, in: folder)
         let paths = written.prefix(1) + coreFiles.map(\.path) + written.dropFirst()
         return compiler.compile(sources: Array(paths), objects: modules.objects, output: output, workingDirectory: folder,
-                                jobs: jobs, parseAsLibrary: hasMainAttribute, languageMode: languageMode,
+                                jobs: jobs, languageMode: languageMode,
                                 timeLimit: settings.compileTimeLimit, includes: modules.includes)
     }
 

@@ -31,6 +31,21 @@ struct ScenarioRunnerTests {
                            shape: ScenarioShape(needsOwnProgram: ownProgram, hasMainAttribute: false))
     }
 
+    /// `@main` in a scenario is what plain `swiftc -module-name main main.swift` makes of it:
+    /// an error beside top-level code (the Swift book's own `atMain` listing), never a program
+    /// compiled another way.
+    @Test func aScenarioWithMainIsRefusedAsPlainSwiftcRefusesIt() throws {
+        var main = job("@main\nstruct App {\n    static func main() { print(\"Hello\") }\n}\n", line: 10, ownProgram: true)
+        main.shape = ScenarioShape(needsOwnProgram: true, hasMainAttribute: true)
+        let report = try runner().run([main])
+        guard case let .compileFailed(errors) = report.outcomes[0] else {
+            Issue.record("expected the compiler's refusal, got \(report.outcomes[0])"); return
+        }
+        #expect(errors.contains { $0.summary.contains("'main' attribute cannot be used in a module that contains top-level code") },
+                "\(errors)")
+        #expect(errors.first?.location?.description == "lessons/01-a.md:10:1", "\(errors)")
+    }
+
     @Test func batchesAndIsolatesFailures() throws {
         let jobs = [
             job("print(\"one\")\n", line: 10),
