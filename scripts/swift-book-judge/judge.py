@@ -132,7 +132,8 @@ def compiler_errors(stderr):
     for l in stderr.split("\n"):
         m = re.match(r"main\.swift:(\d+):(\d+): error: (.*)$", l)
         if m:
-            out.append((int(m.group(1)), int(m.group(2)), m.group(3)))
+            # the diagnostic group newer compilers append (` [#OpaqueTypeInference]`) is not the message
+            out.append((int(m.group(1)), int(m.group(2)), re.sub(r" \[#\w+\]$", "", m.group(3))))
     return out
 
 
@@ -149,6 +150,10 @@ def judge_program(prog, blocks, course):
             open(os.path.join(d, "main.swift"), "w").write("\n".join(code) + "\n")
             rc, out, err, t = run(["swiftc", "-typecheck", "-module-name", "main", "main.swift"], d)
             res["time"] = t
+            if rc == 0:  # what a type-check does not see, a build does (SIL diagnostics): build it
+                rc, out, err, t = run(["swiftc", "-module-name", "main", "main.swift", "-o", "prog"], d, timeout=300)
+                res["time"] += t
+                res["note"] = "type-checks; built"
             res["compiled"] = rc == 0
             got = compiler_errors(err)
             want = exp.get("errors", ([], False))[0]
@@ -187,7 +192,7 @@ def judge_program(prog, blocks, course):
                     res["blocks"].append({"file": b["file"], "line": b["line"], "status": "failed", "why": "does not compile"})
                 return res
         res["compiled"] = True
-        rc, out, err, t = run(["stdbuf", "-oL", "./prog"], d, timeout=20)
+        rc, out, err, t = run(["stdbuf", "-o0", "./prog"], d, timeout=20)
         res["time"] += t
         res["exit"] = rc
         segs = out.split(SEP) if split else [out]
@@ -236,6 +241,14 @@ def judge_program(prog, blocks, course):
         return res
 
 
+def safe_judge(prog, blocks, course):
+    try:
+        return judge_program(prog, blocks, course)
+    except Exception as e:  # the judge's own failure: every block of the program is unjudged
+        return {"program": prog, "compiled": None, "time": 0.0, "note": "judge failed: %r" % e,
+                "blocks": [{"file": b["file"], "line": b["line"], "status": "unjudged"} for b in blocks]}
+
+
 def plain(manifest_path, course, out_path, jobs=2):
     manifest = json.load(open(manifest_path))
     progs = {}
@@ -246,7 +259,7 @@ def plain(manifest_path, course, out_path, jobs=2):
     t0 = time.time()
     load0 = os.getloadavg()
     with ThreadPoolExecutor(jobs) as ex:
-        results = list(ex.map(lambda kv: judge_program(kv[0], kv[1], course), progs.items()))
+        results = list(ex.map(lambda kv: safe_judge(kv[0], kv[1], course), progs.items()))
     wall = time.time() - t0
     json.dump({"wall": wall, "load_before": load0, "load_after": os.getloadavg(), "programs": results},
               open(out_path, "w"), indent=1)
