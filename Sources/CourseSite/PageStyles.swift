@@ -21,6 +21,8 @@ package struct PageStyles: Equatable, Sendable {
         Part(file: "style-diagrams.css", markers: ["class=\"diagrams"]),
         Part(file: "style-callouts.css", markers: ["class=\"callout"]),
         Part(file: "style-placeholders.css", markers: ["class=\"tok-placeholder"]),
+        // A table's element itself (a table of a lesson has no class), and the glossary's list.
+        Part(file: "style-tables.css", markers: ["<table", "class=\"glossary"]),
     ]
 
     /// The part sheets (their files in the templates folder) the page needs, in link order.
