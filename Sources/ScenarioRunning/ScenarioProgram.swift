@@ -336,7 +336,7 @@ package enum ScenarioProgram {
     /// scenario with `@main` is its own entry point and gets no prelude call.
     package static func standalone(_ source: ScenarioSource, hasMainAttribute: Bool,
                                    unbufferedFromOutside: Bool) -> [(name: String, contents: String)] {
-        let name = standaloneFileName(hasMainAttribute: hasMainAttribute)
+        let name = standaloneFileName
         // No directive after the code: an error at its end (a missing `}`) stays in main.swift,
         // on the line after the last, where the compiler means it.
         var code = source.isGroup ? grouped(source.parts) : located(source, file: name, line: 1, reset: false)
@@ -382,9 +382,7 @@ package enum ScenarioProgram {
     /// `#line`, a trap's message) and in the compiler's messages: `main.swift` from its first
     /// line, as in a learner's folder. With `@main` too: plain `swiftc -module-name main
     /// main.swift` refuses `@main` beside top-level code, and so does the check.
-    package static func standaloneFileName(hasMainAttribute: Bool) -> String {
-        "main.swift"
-    }
+    package static let standaloneFileName = "main.swift"
 
     /// coreutils' `stdbuf` library: preloaded with `_STDBUF_O=0`, it makes a program's standard
     /// output unbuffered before `main` runs, so that a program of one scenario needs no file

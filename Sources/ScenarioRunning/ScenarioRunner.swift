@@ -261,7 +261,7 @@ package struct ScenarioRunner: Sendable {
     /// Compiles a program of one scenario: its own file first (it is the heavy one), then the
     /// core, the prelude last.
     func compileAlone(files: [(name: String, contents: String)], in folder: String, output: String, jobs: Int,
-                      hasMainAttribute: Bool, languageMode: LanguageMode?, modules: ModuleLink = .none) -> CompileResult {
+                      languageMode: LanguageMode?, modules: ModuleLink = .none) -> CompileResult {
         let written = Self.write(files, in: folder)
         let paths = written.prefix(1) + coreFiles.map(\.path) + written.dropFirst()
         return compiler.compile(sources: Array(paths), objects: modules.objects, output: output, workingDirectory: folder,
@@ -347,7 +347,7 @@ final class BatchAhead: Sendable {
                                                unbufferedFromOutside: ScenarioProgram.unbufferedOutput != nil)
         self.init(kind: .alone(index, hasMainAttribute: hasMainAttribute), files: files) {
             runner.compileAlone(files: $0, in: $1, output: $2, jobs: runner.settings.parallelism,
-                                hasMainAttribute: hasMainAttribute, languageMode: sources[index].languageMode,
+                                languageMode: sources[index].languageMode,
                                 modules: runner.moduleLink(for: sources[index]))
         }
     }
@@ -612,7 +612,7 @@ private final class RunSession: Sendable {
                                                unbufferedFromOutside: ScenarioProgram.unbufferedOutput != nil)
             state.withLock { $0.compilerRuns += 1 }
             compiled = runner.compileAlone(files: files, in: folder, output: program, jobs: compilerJobs,
-                                           hasMainAttribute: shape.hasMainAttribute, languageMode: source.languageMode,
+                                           languageMode: source.languageMode,
                                            modules: runner.moduleLink(for: source))
         }
         guard compiled.succeeded else {
@@ -621,7 +621,7 @@ private final class RunSession: Sendable {
             // The compiler names the scenario's own file and line (through `#sourceLocation`),
             // or, at the end of the file (a missing `}`), the generated file and its line; the
             // lesson line follows from either.
-            let ownFile = ScenarioProgram.standaloneFileName(hasMainAttribute: shape.hasMainAttribute)
+            let ownFile = ScenarioProgram.standaloneFileName
             let generated = "\(folder)/\(ownFile)"
             let linesBeforeCode = files.first { $0.name == ownFile }.map { file in
                 file.contents.prefix { $0 != "#" }.filter { $0 == "\n" }.count
