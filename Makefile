@@ -12,10 +12,11 @@ DEBUG := .build/debug/coursebook
 # chromium (the site's tests), xmllint and python3-jsonschema (the tests that hold the JUnit and
 # JSON reports to their schemas), neovim (a real editor as the client of 'coursebook lsp' in the
 # tests). The bench also needs hugo, the peer it is measured against,
-# and cmark-gfm's command, the floor for deeply nested lessons.
+# cmark-gfm's command, the floor for deeply nested lessons, and python3-venv: the bench makes a
+# virtual environment under .build/bench with MkDocs Material from PyPI, the documentation peer.
 DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libmicrohttpd-dev libssl-dev tidy chromium bubblewrap \
 	libxml2-utils python3-jsonschema neovim
-BENCH_PACKAGES := hugo cmark-gfm
+BENCH_PACKAGES := hugo cmark-gfm python3-venv
 # Pagefind, the site's search index, comes from PyPI (the pagefind-bin wheel ships its binary).
 PAGEFIND_PACKAGE := pagefind-bin
 # axe-core, which the browser tests inject into Chromium: the axe.min.js that this wheel ships
@@ -140,7 +141,9 @@ docs-reference: deps
 	$(SWIFT) test --filter "DiagnosticsPageTests|ExitStatusTableTests"
 
 # Generates the bench corpora (100 and 1000 lessons, ../shared/bench/gen-course.py) and times
-# coursebook on them against one batched swiftc run, one compile per scenario and hugo.
+# coursebook as users run it (builds with search: `build` installs Pagefind) against one
+# batched swiftc run, one compile per scenario, hugo and MkDocs Material, with the peak memory
+# of each measured process tree.
 bench: build
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
 	.build/release/coursebook-bench

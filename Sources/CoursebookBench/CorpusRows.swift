@@ -1,0 +1,158 @@
+import Foundation
+
+// MARK: Measuring one corpus
+
+/// The cold check and its floor, timed in turn (A B A B): wall and CPU time of each run, and
+/// the peak of each side's tree.
+struct Turns {
+    var floorWall: [Double] = []
+    var checkWall: [Double] = []
+    var floorCPU: [Double] = []
+    var checkCPU: [Double] = []
+    var floorTreePeak = 0
+    var checkTreePeak = 0
+
+    var wallRatio: Double { checkWall.reduce(0, +) / floorWall.reduce(0, +) }
+    var cpuRatio: Double { checkCPU.reduce(0, +) / floorCPU.reduce(0, +) }
+    /// Each turn's check over its floor.
+    var wallRatios: [Double] { zip(checkWall, floorWall).map { $0 / $1 } }
+    var cpuRatios: [Double] { zip(checkCPU, floorCPU).map { $0 / $1 } }
+}
+
+/// A build as users run it: with search, Pagefind as `make` installs it.
+struct BuildRun {
+    var seconds: Double
+    var treePeakKilobytes: Int
+    /// Pagefind ran (a new index) rather than the index in place being reused.
+    var indexed: Bool
+}
+
+struct Measured {
+    var lessons: Int
+    var scenarios: Int
+    var turns: Turns
+    var perScenario: Double
+    var warm: Double
+    var warmTreePeak: Int
+    var oneEdit: Double
+    var firstBuild: BuildRun
+    var rebuild: BuildRun
+    var editedLesson: BuildRun
+    var rebuildWithoutSearch: Double
+    var hugo: Double
+    var mkdocs: (seconds: Double, treePeakKilobytes: Int)?
+
+    /// The peak of the tree over the builds with search and the warm check (no compiler runs).
+    var buildTreePeakMegabytes: Double {
+        Double([firstBuild.treePeakKilobytes, rebuild.treePeakKilobytes, editedLesson.treePeakKilobytes, warmTreePeak].max()!) / 1024
+    }
+}
+
+/// One build of `course` into `site`, with search; fails unless Pagefind indexed or reused as
+/// `expectIndexed` says (a build without Pagefind on PATH measures what no user of `make` runs).
+func searchBuild(_ course: String, into site: String, in work: String, expectIndexed: Bool) -> BuildRun {
+    let result = mustRun(tool, ["build", course, "--out", site], in: work)
+    let indexed = result.output.contains("search: pagefind indexed")
+    let reused = result.output.contains("is the one in place")
+    guard indexed || reused else { fail("the build made no search index; is pagefind on PATH ('make' installs it)?\n\(result.output)") }
+    if indexed != expectIndexed {
+        print("note: the build \(indexed ? "ran Pagefind" : "reused the index") where it was expected \(expectIndexed ? "to index" : "to reuse the index")")
+    }
+    return BuildRun(seconds: result.seconds, treePeakKilobytes: result.treePeakKilobytes, indexed: indexed)
+}
+
+/// The median run by time of several.
+func medianRun(_ runs: [BuildRun]) -> BuildRun { runs.sorted { $0.seconds < $1.seconds }[runs.count / 2] }
+
+/// The floor (every scenario in one batched `swiftc -j2`) and the cold check, in turn, twice.
+func coldTurns(course: String, batch: String, work: String) -> Turns {
+    var turns = Turns()
+    for _ in 0..<2 {
+        let floor = mustRun(swiftc, ["-j2", "-o", "program", "main.swift", "part1.swift", "part2.swift", "Invalidation.swift"], in: batch)
+        let check = mustRun(tool, ["check", course, "--no-cache"], in: work)
+        turns.floorWall.append(floor.seconds)
+        turns.floorCPU.append(floor.cpu)
+        turns.checkWall.append(check.seconds)
+        turns.checkCPU.append(check.cpu)
+        turns.floorTreePeak = max(turns.floorTreePeak, floor.treePeakKilobytes)
+        turns.checkTreePeak = max(turns.checkTreePeak, check.treePeakKilobytes)
+    }
+    return turns
+}
+
+/// The check's rows: cold against the floor, warm, one edited scenario.
+func measureChecks(course: String, extracted: String, work: String) -> (turns: Turns, perScenario: Double, warm: Run, oneEdit: Double) {
+    let singles = (try! FileManager.default.contentsOfDirectory(atPath: extracted + "/single")).sorted()
+    // The compiler's module cache is warmed first, for both sides alike.
+    _ = mustRun(swiftc, ["-o", "program", "main.swift", "Invalidation.swift"], in: "\(extracted)/single/\(singles[0])")
+    let alone = singles.map { mustRun(swiftc, ["-o", "program", "main.swift", "Invalidation.swift"], in: "\(extracted)/single/\($0)").seconds }
+    let turns = coldTurns(course: course, batch: extracted + "/batch2", work: work)
+
+    _ = mustRun(tool, ["check", course], in: work)
+    let warms = (0..<5).map { _ in mustRun(tool, ["check", course], in: work) }.sorted { $0.seconds < $1.seconds }
+    var warm = warms[2]
+    warm.treePeakKilobytes = warms.map(\.treePeakKilobytes).max()!
+    let lessonFiles = (try! FileManager.default.contentsOfDirectory(atPath: course)).filter { $0.hasSuffix(".md") }.sorted()
+    let oneEdit = median((1...3).map { attempt in
+        // A scenario's comment changes: its text and key change, its output does not.
+        let path = "\(course)/\(lessonFiles[attempt * lessonFiles.count / 4])"
+        let text = try! String(contentsOfFile: path, encoding: .utf8)
+        let marker = "// main.swift — "
+        let edited = text.replacingOccurrences(of: marker, with: marker + "edited \(attempt) ", options: [],
+                                               range: text.range(of: marker))
+        try! edited.write(toFile: path, atomically: true, encoding: .utf8)
+        return mustRun(tool, ["check", course], in: work).seconds
+    })
+    return (turns, alone.reduce(0, +) / Double(alone.count), warm, oneEdit)
+}
+
+/// The builds as users run them (search on): the first after the check (results cached,
+/// nothing of the site yet), nothing changed (median of 3), one lesson's prose edited (median
+/// of 3, a different lesson each time); and, for comparison, nothing changed without search.
+func measureBuilds(course: String, work: String) -> (first: BuildRun, rebuild: BuildRun, edited: BuildRun, withoutSearch: Double) {
+    let site = work + "/site"
+    let first = searchBuild(course, into: site, in: work, expectIndexed: true)
+    let rebuild = medianRun((0..<3).map { _ in searchBuild(course, into: site, in: work, expectIndexed: false) })
+    let lessonFiles = (try! FileManager.default.contentsOfDirectory(atPath: course)).filter { $0.hasSuffix(".md") }.sorted()
+    let edited = medianRun((1...3).map { attempt in
+        // A sentence more after the lesson's title: its page and its words in the index change.
+        let path = "\(course)/\(lessonFiles[attempt * lessonFiles.count / 5])"
+        var text = try! String(contentsOfFile: path, encoding: .utf8)
+        text.insert(contentsOf: "Zeplinkuşu\(attempt) bir kelime daha. ", at: text.range(of: "\n\n")!.upperBound)
+        try! text.write(toFile: path, atomically: true, encoding: .utf8)
+        return searchBuild(course, into: site, in: work, expectIndexed: true)
+    })
+    let plain = work + "/site-no-search"
+    _ = mustRun(tool, ["build", course, "--out", plain, "--no-search"], in: work)
+    let withoutSearch = median((0..<3).map { _ in mustRun(tool, ["build", course, "--out", plain, "--no-search"], in: work).seconds })
+    return (first, rebuild, edited, withoutSearch)
+}
+
+func measure(_ lessons: Int) -> Measured {
+    let source = corpus(lessons)
+    let work = "\(benchFolder)/work-\(lessons)"
+    fresh(work)
+    let course = work + "/course"
+    try! FileManager.default.copyItem(atPath: source, toPath: course)
+    try? FileManager.default.removeItem(atPath: course + "/.coursebook-cache")
+    print("measuring \(lessons) lessons ...")
+    let extracted = work + "/scenarios"
+    _ = mustRun(python, [sharedBench + "/scenarios.py", course, extracted, "--sample", String(options.sample)], in: root)
+    let count = Int((try! String(contentsOfFile: extracted + "/count", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))!
+    let checks = measureChecks(course: course, extracted: extracted, work: work)
+    let builds = measureBuilds(course: course, work: work)
+
+    // The peers on the same Markdown.
+    let hugoFolder = work + "/hugo"
+    hugoSite(for: course, at: hugoFolder)
+    let hugoTime = (0..<(lessons <= 100 ? 2 : 1)).map { _ in
+        try? FileManager.default.removeItem(atPath: hugoFolder + "/public")
+        return mustRun(hugo, ["--quiet", "--source", hugoFolder], in: hugoFolder).seconds
+    }.min()!
+    let mkdocsTime = measureMkDocs(course: course, work: work, repeats: lessons <= 100 ? 2 : 1)
+
+    return Measured(lessons: lessons, scenarios: count, turns: checks.turns, perScenario: checks.perScenario,
+                    warm: checks.warm.seconds, warmTreePeak: checks.warm.treePeakKilobytes, oneEdit: checks.oneEdit,
+                    firstBuild: builds.first, rebuild: builds.rebuild, editedLesson: builds.edited,
+                    rebuildWithoutSearch: builds.withoutSearch, hugo: hugoTime, mkdocs: mkdocsTime)
+}
