@@ -41,7 +41,7 @@ func programFloor(_ programs: [(folder: String, typecheck: Bool)], parallel: Int
     let next = NSLock()
     nonisolated(unsafe) var position = 0
     var before = rusage()
-    getrusage(RUSAGE_CHILDREN, &before)
+    getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &before)
     let start = ContinuousClock.now
     DispatchQueue.concurrentPerform(iterations: parallel) { _ in
         while true {
@@ -63,7 +63,7 @@ func programFloor(_ programs: [(folder: String, typecheck: Bool)], parallel: Int
     }
     let (whole, fraction) = (ContinuousClock.now - start).components
     var after = rusage()
-    getrusage(RUSAGE_CHILDREN, &after)
+    getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &after)
     return (Double(whole) + Double(fraction) / 1e18, cpuSeconds(after) - cpuSeconds(before))
 }
 

@@ -62,5 +62,5 @@ func measureMkDocs(course: String, work: String, repeats: Int) -> (seconds: Doub
     guard FileManager.default.fileExists(atPath: folder + "/site/search/search_index.json") else {
         fail("mkdocs build wrote no search index in \(folder)/site/search")
     }
-    return (runs.map(\.seconds).min()!, runs.map(\.treePeakKilobytes).max()!)
+    return (runs.map { $0.seconds }.min()!, runs.map { $0.treePeakKilobytes }.max()!)
 }

@@ -99,12 +99,17 @@ let needsCorpora = !options.nestingOnly && !options.errorsOnly && !options.bookO
 guard !needsCorpora || FileManager.default.fileExists(atPath: sharedBench + "/gen-course.py") else {
     fail("no gen-course.py in \(sharedBench); pass --shared DIR or set COURSEBOOK_BENCH_SHARED")
 }
-guard let python = onPath("python3") ?? (needsCorpora || options.bookOnly ? nil : "") else { fail("python3 is not installed") }
-guard let swiftc = onPath("swiftc") else { fail("swiftc is not on PATH") }
-guard let pagefind = onPath("pagefind") ?? (options.lspOnly || options.errorsOnly || options.bookOnly ? "" : nil) else {
-    fail("pagefind is not on PATH: every build users run indexes the site with it ('make' installs it)")
+/// A program the bench needs (or "" where this run does not need it); the bench stops when it
+/// is missing.
+func required(_ found: String?, _ message: String) -> String {
+    guard let found else { fail(message) }
+    return found
 }
-guard let hugo = onPath("hugo") ?? (needsCorpora && !options.lspOnly ? nil : "") else { fail("hugo is not installed ('make bench' installs Debian's hugo)") }
+let python = required(onPath("python3") ?? (needsCorpora || options.bookOnly ? nil : ""), "python3 is not installed")
+let swiftc = required(onPath("swiftc"), "swiftc is not on PATH")
+let pagefind = required(onPath("pagefind") ?? (options.lspOnly || options.errorsOnly || options.bookOnly ? "" : nil),
+                        "pagefind is not on PATH: every build users run indexes the site with it ('make' installs it)")
+let hugo = required(onPath("hugo") ?? (needsCorpora && !options.lspOnly ? nil : ""), "hugo is not installed ('make bench' installs Debian's hugo)")
 
 // MARK: Running and timing
 
@@ -404,7 +409,7 @@ let cores = ProcessInfo.processInfo.activeProcessorCount
 let swiftVersion = run(swiftc, ["--version"], in: root).output.split(separator: "\n").first.map(String.init) ?? "?"
 let hugoVersion = needsCorpora && !options.lspOnly ? run(hugo, ["version"], in: root).output.split(separator: " ").prefix(2).joined(separator: " ") : "hugo not run"
 let pagefindVersion = pagefind.isEmpty ? "pagefind not run" : run(pagefind, ["--version"], in: root).output.trimmingCharacters(in: .whitespacesAndNewlines)
-let mkdocs = needsCorpora && !options.lspOnly ? mkdocsProgram() : (nil, "not run")
+let mkdocs: (program: String?, reason: String) = needsCorpora && !options.lspOnly ? mkdocsProgram() : (nil, "not run")
 let mkdocsVersion = mkdocs.program.map { run($0, ["--version"], in: root).output.split(separator: " ").prefix(3).joined(separator: " ") + ", " + (run(URL(fileURLWithPath: $0).deletingLastPathComponent().path + "/python", ["-c", "import importlib.metadata as m; print('mkdocs-material ' + m.version('mkdocs-material'))"], in: root).output.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? "MkDocs not run: \(mkdocs.reason)"
 
 let results = needsCorpora && !options.lspOnly ? options.sizes.map(measure) : []
@@ -453,9 +458,9 @@ print("")
 func padded(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
 }
-print(padded("", 40) + padded("coursebook", 14) + padded("compared with", 56) + padded("target", 42) + "")
+print(padded("", 42) + padded("coursebook", 14) + padded("compared with", 56) + padded("target", 42) + "")
 for row in rows {
     let verdict = row.met.map { $0 ? "met" : "MISSED" } ?? ""
-    print(padded(row.what, 40) + padded(row.value, 14) + padded(row.against, 56) + padded(row.target, 42) + verdict)
+    print(padded(row.what, 42) + padded(row.value, 14) + padded(row.against, 56) + padded(row.target, 42) + verdict)
 }
 exit(rows.allSatisfy { $0.met != false } ? 0 : 1)
