@@ -29,9 +29,9 @@ package enum BidiControl {
         codePointName(scalar) + (scalar.properties.name.map { " " + $0 } ?? "")
     }
 
-    /// Whether UTF-8 text may hold one: a quick look at the bytes that every one of them
-    /// starts with (E2 80 or E2 81 for those near U+2000, D8 9C for U+061C), so that the
-    /// many texts without one are passed over without decoding them.
+    /// Whether UTF-8 text holds one: a quick look at their bytes (E2 80 8E, E2 80 8F and
+    /// E2 80 AA–AE, E2 81 A6–A9, D8 9C), so that the many texts without one are passed over
+    /// without decoding them.
     package static func mayOccur(in text: String) -> Bool {
         var copy = text
         return copy.withUTF8(mayOccur(inUTF8:))
@@ -41,8 +41,14 @@ package enum BidiControl {
         guard bytes.count >= 2 else { return false }
         for index in 0..<(bytes.count - 1) {
             let byte = bytes[index], next = bytes[index + 1]
-            if byte == 0xE2, next == 0x80 || next == 0x81 { return true }
             if byte == 0xD8, next == 0x9C { return true }
+            // The third byte too: E2 80 and E2 81 also start the dashes, quotes and ellipsis
+            // of ordinary prose ("—" is E2 80 94), which sent nearly every page through the
+            // slow walk.
+            guard byte == 0xE2, next == 0x80 || next == 0x81, index + 2 < bytes.count else { continue }
+            let last = bytes[index + 2]
+            if next == 0x80, last == 0x8E || last == 0x8F || (0xAA...0xAE).contains(last) { return true }
+            if next == 0x81, (0xA6...0xA9).contains(last) { return true }
         }
         return false
     }

@@ -45,6 +45,9 @@ struct Options {
     var bookOnly = false
 }
 
+// Progress lines reach a log as they are printed.
+setvbuf(stdout, nil, _IOLBF, 0)
+
 var parsed = Options()
 var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
