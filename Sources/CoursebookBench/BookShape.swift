@@ -22,7 +22,7 @@ struct BookShape {
 func bookShapeCorpus(_ lessons: Int) -> (course: String, programs: [(folder: String, typecheck: Bool)]) {
     let folder = "\(benchFolder)/book-shape-\(lessons)"
     if !FileManager.default.fileExists(atPath: folder + "/programs/count") {
-        print("generating a book-shaped course of \(lessons) lessons with scripts/gen-book-shape.py (once; kept in \(folder)) ...")
+        say("generating a book-shaped course of \(lessons) lessons with scripts/gen-book-shape.py (once; kept in \(folder)) ...")
         fresh(folder)
         _ = mustRun(python, [root + "/scripts/gen-book-shape.py", String(lessons), folder + "/course", folder + "/programs"], in: root)
     }
@@ -69,7 +69,7 @@ func programFloor(_ programs: [(folder: String, typecheck: Bool)], parallel: Int
 
 func measureBookShape(lessons: Int = 30) -> BookShape {
     let (source, programs) = bookShapeCorpus(lessons)
-    print("measuring the book's shape (\(lessons) lessons, \(programs.count) programs) ...")
+    say("measuring the book's shape (\(lessons) lessons, \(programs.count) programs) ...")
     let work = "\(benchFolder)/work-book-shape"
     fresh(work)
     let course = work + "/course"

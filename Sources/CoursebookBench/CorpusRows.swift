@@ -135,7 +135,7 @@ func measure(_ lessons: Int) -> Measured {
     let course = work + "/course"
     try! FileManager.default.copyItem(atPath: source, toPath: course)
     try? FileManager.default.removeItem(atPath: course + "/.coursebook-cache")
-    print("measuring \(lessons) lessons ...")
+    say("measuring \(lessons) lessons ...")
     let extracted = work + "/scenarios"
     _ = mustRun(python, [sharedBench + "/scenarios.py", course, extracted, "--sample", String(options.sample)], in: root)
     let count = Int((try! String(contentsOfFile: extracted + "/count", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))!

@@ -67,7 +67,7 @@ func errorsCorpus(withCore: Bool) -> (folder: String, scenarios: [(folder: Strin
         scenarios.append(("\(singles)/\(index)", (withCore ? [singles + "/Invalidation.swift"] : []) + (mode6 ? ["-swift-version", "6"] : [])))
     }
     if FileManager.default.fileExists(atPath: folder + "/course.json") { return (folder, scenarios) }
-    print("writing \(count) errors scenarios\(withCore ? " with the core" : "") (once; kept in \(folder)) ...")
+    say("writing \(count) errors scenarios\(withCore ? " with the core" : "") (once; kept in \(folder)) ...")
     fresh(folder)
     fresh(singles)
     if withCore { try! FileManager.default.copyItem(atPath: core, toPath: singles + "/Invalidation.swift") }
@@ -124,7 +124,7 @@ func typeCheckFloor(_ scenarios: [(folder: String, arguments: [String])], parall
 
 func measureErrors(withCore: Bool) -> Refusals {
     let (corpus, scenarios) = errorsCorpus(withCore: withCore)
-    print("measuring \(scenarios.count) errors scenarios\(withCore ? " with the core" : "") ...")
+    say("measuring \(scenarios.count) errors scenarios\(withCore ? " with the core" : "") ...")
     let work = "\(benchFolder)/work-errors-\(withCore ? "core" : "plain")"
     fresh(work)
     let course = work + "/course"

@@ -9,7 +9,7 @@ func mkdocsProgram() -> (program: String?, reason: String) {
     let venv = benchFolder + "/mkdocs-venv"
     let program = venv + "/bin/mkdocs"
     if FileManager.default.isExecutableFile(atPath: program) { return (program, "") }
-    print("making \(venv) with MkDocs Material from PyPI (once) ...")
+    say("making \(venv) with MkDocs Material from PyPI (once) ...")
     try? FileManager.default.removeItem(atPath: venv)
     let made = run(python, ["-m", "venv", venv], in: root)
     guard made.succeeded else { return (nil, "python3 -m venv failed: \(made.output.prefix(200))") }

@@ -45,8 +45,8 @@ struct Options {
     var bookOnly = false
 }
 
-// Progress lines reach a log as they are printed.
-setvbuf(stdout, nil, _IOLBF, 0)
+/// A progress line, on standard error: unbuffered, it reaches a log as it is said.
+func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 
 var parsed = Options()
 var arguments = CommandLine.arguments.dropFirst()
@@ -173,7 +173,7 @@ func corpus(_ lessons: Int) -> String {
     let seed = lessons == 100 ? 1 : lessons == 1000 ? 2 : 3
     let folder = "\(benchFolder)/corpus-\(lessons)-3-seed\(seed)"
     if FileManager.default.fileExists(atPath: folder + "/course.json") { return folder }
-    print("generating \(lessons) lessons with gen-course.py (once; kept in \(folder)) ...")
+    say("generating \(lessons) lessons with gen-course.py (once; kept in \(folder)) ...")
     let partial = folder + ".partial"
     try? FileManager.default.removeItem(atPath: partial)
     _ = mustRun(python, [sharedBench + "/gen-course.py", String(lessons), "3", partial, "--seed", String(seed)], in: root)
@@ -241,7 +241,7 @@ func measureNesting() -> [Nesting] {
         ("\(depth) nested emphases", emphases),
         ("\(lists) nested list items", String(repeating: "- ", count: lists) + "DR1 <kbd>K</kbd> last"),
     ]
-    print("measuring nesting ...")
+    say("measuring nesting ...")
     return cases.enumerated().map { index, entry in
         let folder = "\(benchFolder)/nesting-\(index)"
         fresh(folder)
@@ -346,7 +346,7 @@ func measureEditor() -> EditorMeasured {
     fresh(work)
     let course = work + "/course"
     try! FileManager.default.copyItem(atPath: source, toPath: course)
-    print("measuring the editor on 100 lessons ...")
+    say("measuring the editor on 100 lessons ...")
     _ = mustRun(tool, ["check", course], in: work)
     let lessons = (try! FileManager.default.contentsOfDirectory(atPath: course)).filter { $0.hasSuffix(".md") }.sorted()
     let path = course + "/" + lessons[lessons.count / 2]

@@ -15,6 +15,11 @@ struct PageStylesTests {
         #expect(PageStyles(content: "<div class=\"limitations\">").files == ["style-limitations.css"])
         // Words in a lesson's text are escaped: they never ask for a sheet.
         #expect(PageStyles(content: "<code>class=&quot;callout&quot;</code>").files == [])
+        // Markers are found among any text (they are looked for in the UTF-8 bytes), at the
+        // very end too, and a marker cut short is none.
+        #expect(PageStyles(content: "<p>Türkçe — “ölçüm”…</p><div class=\"callout").files == ["style-callouts.css"])
+        #expect(PageStyles(content: "<p>ğüşiöç</p><div class=\"callou").files == [])
+        #expect(PageStyles(content: "").files == [])
         // The whole course holds what each of its parts holds, in the one link order.
         #expect(PageStyles(contents: ["<div class=\"callout\">", "<header class=\"hero print-hero\">", "<p class=\"trap\">"]).files
                 == ["style-index.css", "style-refusals.css", "style-callouts.css"])

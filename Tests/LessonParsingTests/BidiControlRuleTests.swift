@@ -5,6 +5,17 @@ import Testing
 
 /// Trojan Source: bidirectional controls where a reviewer reads a lesson or a core file.
 struct BidiControlRuleTests {
+    /// The quick look finds each control (also as a text's last character) and passes over
+    /// prose's dashes, quotes and ellipsis, whose UTF-8 starts with the same two bytes.
+    @Test func theQuickLookTellsControlsFromPunctuation() {
+        #expect(!BidiControl.mayOccur(in: "Türkçe — “ölçüm” ‘x’ … • ‰ ⁄ \u{2065}\u{206A}\u{2029}\u{200D}"))
+        for control: UInt32 in [0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x061C] {
+            let scalar = String(Unicode.Scalar(control)!)
+            #expect(BidiControl.mayOccur(in: "a — " + scalar), "U+\(String(control, radix: 16))")
+            #expect(BidiControl.mayOccur(in: scalar + " b"), "U+\(String(control, radix: 16))")
+        }
+    }
+
     /// Each line with one is a warning at its first one's column (in bytes), naming every one
     /// of the line and the kind of block; marks count in code only.
     @Test func aWarningAtEachLine() {
