@@ -56,7 +56,7 @@ extension CourseCheck {
         }
         var shares = [ScenarioOutcome?](repeating: nil, count: members.count)
         switch outcome {
-        case .compileFailed(let diagnostics):
+        case let .compileFailed(diagnostics, fromCache):
             var placed = [[Diagnostic]](repeating: [], count: members.count)
             for diagnostic in diagnostics {
                 let line = diagnostic.location?.line ?? 0
@@ -68,7 +68,7 @@ extension CourseCheck {
                 shares[index] = .compileFailed(placed[index].isEmpty ? [.error(
                     .compileError,
                     "the program of the group 'group=\(name)' does not compile\(firstError), so this block did not run",
-                    at: lesson.location(line: members[index].line))] : placed[index])
+                    at: lesson.location(line: members[index].line))] : placed[index], fromCache: fromCache)
             }
             return shares
         case .coreFailed, .typeChecked, .notReached:
@@ -130,7 +130,8 @@ extension ScenarioOutcome {
 
     var isFromCache: Bool {
         switch self {
-        case let .completed(_, _, fromCache), let .crashed(_, _, _, fromCache), let .typeChecked(_, fromCache): fromCache
+        case let .completed(_, _, fromCache), let .crashed(_, _, _, fromCache), let .typeChecked(_, fromCache),
+             let .compileFailed(_, fromCache): fromCache
         default: false
         }
     }

@@ -8,7 +8,7 @@ enum ScenarioFailure {
         switch outcome {
         case .completed, .coreFailed:
             return []
-        case .compileFailed(let diagnostics):
+        case .compileFailed(let diagnostics, _):
             return diagnostics
         case .typeChecked(let check, _):
             // Only an `errors` scenario is type-checked without running; its verdict says more.

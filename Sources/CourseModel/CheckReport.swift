@@ -33,7 +33,7 @@ package struct ScenarioResult: Sendable {
     /// Whether its outcome came from the cache instead of a run.
     package var fromCache: Bool {
         switch outcome {
-        case .completed(_, _, true)?, .crashed(_, _, _, true)?, .typeChecked(_, true)?: return true
+        case .completed(_, _, true)?, .crashed(_, _, _, true)?, .typeChecked(_, true)?, .compileFailed(_, true)?: return true
         default: return false
         }
     }

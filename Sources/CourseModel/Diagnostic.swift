@@ -1,7 +1,7 @@
 /// A finding about a course, as data: what went wrong, where, and how bad it is.
 /// One writer (`DiagnosticFormatter`) turns these into `file:line:column: error: ...` lines.
-package struct Diagnostic: Error, Sendable, Equatable {
-    package enum Severity: String, Sendable, Comparable {
+package struct Diagnostic: Error, Sendable, Equatable, Codable {
+    package enum Severity: String, Sendable, Comparable, Codable {
         /// Informational: says what the tool left out and why; never fails a check, not even
         /// with `--strict`.
         case note
@@ -13,7 +13,7 @@ package struct Diagnostic: Error, Sendable, Equatable {
     }
 
     /// A secondary place that explains the finding (`note:` lines).
-    package struct Note: Sendable, Equatable {
+    package struct Note: Sendable, Equatable, Codable {
         package var location: SourceLocation?
         package var message: String
 
@@ -66,7 +66,7 @@ package struct Diagnostic: Error, Sendable, Equatable {
 }
 
 /// Every kind of finding coursebook reports, by its stable name (`output-mismatch` ...).
-package enum DiagnosticID: String, Sendable, CaseIterable {
+package enum DiagnosticID: String, Sendable, CaseIterable, Codable {
     // Reading the course.
     case courseUnreadable = "course-unreadable"
     case lessonWithoutTitle = "lesson-without-title"

@@ -1,6 +1,6 @@
 /// A place in a course file, as a person reads it: the file's path as the author named it,
 /// a 1-based line and a 1-based column (counted in UTF-8 bytes, as compilers do).
-package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
+package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
     package var file: String
     package var line: Int
     package var column: Int

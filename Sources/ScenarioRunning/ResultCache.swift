@@ -16,6 +16,8 @@ package struct ResultCache: Sendable {
     static let trapSuffix = "trap"
     /// What type-checking an `errors` scenario said, as JSON.
     static let typeCheckSuffix = "tc"
+    /// A program that did not compile: its findings as the check reports them, as JSON.
+    static let compileFailureSuffix = "fail"
     /// Bump when the way scenarios are compiled or run changes what they could print.
     package static let formatVersion = "6"
     /// How much of a trapped program's standard error is kept (its end, where the runtime's
@@ -61,6 +63,44 @@ package struct ResultCache: Sendable {
             hash.update("\ngroup " + ProgramGroup.startLines(source.parts).map(String.init).joined(separator: " "))
         }
         return hash.finalize()
+    }
+
+    /// The key of a compile failure of the scenario whose key is `key`: the failure's findings
+    /// name lesson lines and columns, so where its code stands in its lesson (the file, each
+    /// block's first line and indentation) is part of it, and so is the compiler's own
+    /// identity beyond its version line (`toolchain`: its files' paths, sizes and times, and
+    /// the environment its driver reads). An edit that moves the code compiles it again.
+    package static func compileFailureKey(_ key: String, toolchain: String, source: ScenarioSource) -> String {
+        var hash = SHA256()
+        for part in ["coursebook-compile-failure", key, toolchain, source.file] {
+            hash.update("\(part.utf8.count)\n")
+            hash.update(part)
+        }
+        let parts = source.isGroup ? source.parts
+            : [ScenarioPart(code: source.code, firstLine: source.firstLine, columnOffsets: source.columnOffsets)]
+        for part in parts {
+            hash.update("\npart \(part.firstLine) " + part.columnOffsets.map(String.init).joined(separator: " "))
+        }
+        return hash.finalize()
+    }
+
+    /// The findings of a compile failure kept under `key` (a `compileFailureKey`).
+    package func compileFailure(_ key: String) -> ScenarioOutcome? {
+        guard let bytes = store.read(key, suffix: Self.compileFailureSuffix),
+              let findings = try? JSONDecoder().decode([Diagnostic].self, from: Data(bytes)), !findings.isEmpty else { return nil }
+        return .compileFailed(findings, fromCache: true)
+    }
+
+    /// Keeps compile failures by their `compileFailureKey`s. The caller gives only failures the
+    /// same program meets on every compile: those whose every error the compiler placed in the
+    /// scenario's code (not a time-out, a crash, a limit, a linker's word).
+    package func store(compileFailures: [(key: String, findings: [Diagnostic])]) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let entries = compileFailures.compactMap { failure in
+            (try? encoder.encode(failure.findings)).map { (failure.key, Array($0)) }
+        }
+        if !entries.isEmpty { store.write(entries, suffix: Self.compileFailureSuffix) }
     }
 
     package func lookup(_ key: String) -> String? {

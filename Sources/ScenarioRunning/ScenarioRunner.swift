@@ -86,11 +86,17 @@ package struct ScenarioRunner: Sendable {
         if !modules.isEmpty {
             runner.builds = runner.buildModules { scratch = ScenarioRunner.makeWorkspace(); return scratch! }
         }
+        let toolchain = runner.toolchainKeyPart
         let looked = sources.concurrentMap { source -> (key: String, outcome: ScenarioOutcome?) in
             let key = ResultCache.key(toolVersion: ToolBuild.keyVersion(CoursebookVersion.current), compilerVersion: compiler.version,
                                       coreDigest: coreDigest, placement: placement.keyPart + " " + settings.limits.keyPart
                                         + " output \(settings.outputCap)", modules: moduleKeyPart(source), source: source)
-            return (key, cache?.lookup(key, goal: source.goal))
+            guard let cache else { return (key, nil) }
+            if let kept = cache.lookup(key, goal: source.goal) { return (key, kept) }
+            // A program that did not compile fails the same way until its code, its place or the
+            // compiler changes.
+            guard source.goal == .run else { return (key, nil) }
+            return (key, cache.compileFailure(ResultCache.compileFailureKey(key, toolchain: toolchain, source: source)))
         }
         // A scenario that imports a module that does not compile is not run.
         let pending = sources.indices.filter { looked[$0].outcome == nil && runner.moduleRefusal(sources[$0]) == nil }
@@ -114,6 +120,10 @@ package struct ScenarioRunner: Sendable {
         return RunStart(sources: sources, placement: placement, keys: looked.map(\.key), cached: looked.map(\.outcome),
                         aheadOfShapes: ahead, typeChecks: typeChecks, builds: runner.builds, scratch: scratch)
     }
+
+    /// What identifies the compiler beyond its version line, for the keys of compile failures:
+    /// its files (paths, sizes, times) and the environment its driver reads.
+    var toolchainKeyPart: String { compiler.stamp + "\u{0}" + compiler.driverEnvironment }
 
     /// Whether a scenario may share a batch, as far as its source tells: a program (not a
     /// type-check) in the run's language mode, and that mode 5. Swift 6 checks the top-level
@@ -185,11 +195,21 @@ package struct ScenarioRunner: Sendable {
         for index in programs { durations[index] = ran[index] }
         let coreErrors = session.coreErrors
         var fresh: [(key: String, outcome: ScenarioOutcome)] = []
+        var failures: [(key: String, findings: [Diagnostic])] = []
+        let settled = session.settledFailures
+        let toolchain = confinedRunner.toolchainKeyPart
         for index in pending {
             let outcome = results[index]
                 ?? (coreErrors != nil && jobs[index].source.goal == .run ? .coreFailed
                     : .crashed(.exited(-1), output: "", standardError: "coursebook lost this scenario's result"))
             outcomes[index] = outcome
+            if case let .compileFailed(findings, _) = outcome {
+                if settled.contains(index) {
+                    failures.append((ResultCache.compileFailureKey(keys[index], toolchain: toolchain, source: jobs[index].source),
+                                     findings))
+                }
+                continue
+            }
             // A trap is kept only from a program of its own: in a batch its message may name
             // another address than the program alone gives.
             if case .crashed = outcome, !session.ranAlone.contains(index) { continue }
@@ -197,7 +217,10 @@ package struct ScenarioRunner: Sendable {
         }
         // A cancelled run's outcomes may be of programs it killed: none is a verdict to keep.
         // (A cancellation sets its flag before it kills, so a kill is always seen here.)
-        if !isCancelled { cache?.store(outcomes: fresh) }
+        if !isCancelled {
+            cache?.store(outcomes: fresh)
+            cache?.store(compileFailures: failures)
+        }
         let diagnostics = moduleErrors + (coreErrors ?? [])
         return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count - refused.count,
                          cachedCount: cachedCount,
@@ -404,6 +427,10 @@ private final class RunSession: Sendable {
         var batchAheadTaken = false
         /// The scenarios that ran as programs of their own.
         var ranAlone: Set<Int> = []
+        /// The scenarios that did not compile alone with every error in their own code: what
+        /// the same program meets on every compile (not a time-out, a crash, a limit, a
+        /// linker's word), kept in the cache.
+        var settledFailures: Set<Int> = []
     }
 
     init(runner: ScenarioRunner, jobs: [ScenarioJob], placement: Sandbox.Placement, batchAhead: BatchAhead? = nil) {
@@ -431,6 +458,7 @@ private final class RunSession: Sendable {
     var compilerRuns: Int { state.withLock { $0.compilerRuns } }
     var coreErrors: [Diagnostic]? { state.withLock { $0.coreErrors } }
     var ranAlone: Set<Int> { state.withLock { $0.ranAlone } }
+    var settledFailures: Set<Int> { state.withLock { $0.settledFailures } }
 
     func removeWorkspace() {
         try? FileManager.default.removeItem(atPath: workspace)
@@ -646,8 +674,11 @@ private final class RunSession: Sendable {
             }
             // Where the linker said what is wrong, the driver's "link command failed" adds nothing.
             let linkerSaid = compiled.diagnostics.contains(where: \.fromLinker)
+            var everyErrorInCode = true, errorsSaid = 0
             for diagnostic in compiled.diagnostics.map(inLesson) where diagnostic.severity == "error" {
                 if linkerSaid, diagnostic.isLinkSummary { continue }
+                errorsSaid += 1
+                if diagnostic.fromLinker || diagnostic.file != source.file { everyErrorInCode = false }
                 if let core = coreFile(diagnostic.file) {
                     coreErrors.append(lessonDiagnostic(diagnostic, coreDisplay: core.displayPath))
                 } else {
@@ -665,6 +696,10 @@ private final class RunSession: Sendable {
                     "scenario does not compile (\(compiled.termination))",
                     at: SourceLocation(file: source.file, line: source.firstLine),
                     attachment: compiled.transcript.isEmpty ? nil : compiled.transcript))
+            }
+            if everyErrorInCode, errorsSaid > 0, case .exited(let status) = compiled.termination, status != 0,
+               status != 127 {
+                state.withLock { _ = $0.settledFailures.insert(index) }
             }
             record([index], .compileFailed(lessonErrors))
             return

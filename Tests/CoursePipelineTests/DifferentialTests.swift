@@ -77,7 +77,7 @@ struct DifferentialTests {
         // Literals of place say what they say in a learner's main.swift, not the lesson's place.
         #expect(outcome("print(#line, #file, #fileID)")?.completedOutput == "1 main.swift main/main.swift\n")
         // `exit` needs Glibc, which main.swift does not import: a compile error, batched or not.
-        if case let .compileFailed(errors)? = outcome("print(\"before exit\")") {
+        if case let .compileFailed(errors, _)? = outcome("print(\"before exit\")") {
             #expect(errors.map(\.summary) == ["cannot find 'exit' in scope"])
         } else {
             Issue.record("exit without Glibc must not compile")
@@ -109,7 +109,7 @@ struct DifferentialTests {
         switch (left, right) {
         case let (.completed(a, _, _), .completed(b, _, _)): return a == b
         case let (.crashed(x, a, _, _), .crashed(y, b, _, _)): return x == y && a == b
-        case let (.compileFailed(a), .compileFailed(b)): return a.map(\.summary) == b.map(\.summary)
+        case let (.compileFailed(a, _), .compileFailed(b, _)): return a.map(\.summary) == b.map(\.summary)
         default: return false
         }
     }

@@ -38,7 +38,7 @@ struct ScenarioRunnerTests {
         var main = job("@main\nstruct App {\n    static func main() { print(\"Hello\") }\n}\n", line: 10, ownProgram: true)
         main.shape = ScenarioShape(needsOwnProgram: true, hasMainAttribute: true)
         let report = try runner().run([main])
-        guard case let .compileFailed(errors) = report.outcomes[0] else {
+        guard case let .compileFailed(errors, _) = report.outcomes[0] else {
             Issue.record("expected the compiler's refusal, got \(report.outcomes[0])"); return
         }
         #expect(errors.contains { $0.summary.contains("'main' attribute cannot be used in a module that contains top-level code") },
@@ -64,7 +64,7 @@ struct ScenarioRunnerTests {
         #expect(output == "before\n")
         #expect(standardError.contains("Index out of range"))
         #expect(report.outcomes[2].completedOutput == "three")
-        guard case let .compileFailed(errors) = report.outcomes[3] else {
+        guard case let .compileFailed(errors, _) = report.outcomes[3] else {
             Issue.record("expected a compile error, got \(report.outcomes[3])"); return
         }
         #expect(errors.map { $0.location?.description } == ["lessons/01-a.md:40:14"])
