@@ -33,6 +33,24 @@ struct PipelineTests {
         #expect(warm.counts.swiftParses.load(ordering: .relaxed) == 0)
     }
 
+    /// Programs that do not compile (alone, and blamed in a batch) are not compiled again by a
+    /// warm check, whose findings are the cold one's.
+    @Test func aWarmCheckCompilesNoProgramThatFailedAndFindsTheSame() throws {
+        for fixture in ["compile-error", "swift-book-broken"] {
+            let cache = temporaryFolder("failure-cache")
+            defer { try? FileManager.default.removeItem(at: cache) }
+            var check = CheckCommandOptions()
+            check.shared = options(fixture, cache: cache)
+            let cold = try Pipeline().check(check).report
+            #expect(!cold.succeeded && cold.compilerRuns > 0)
+            let warm = try Pipeline().check(check).report
+            #expect(warm.compilerRuns == 0 && warm.compiledCount == 0, "\(fixture)")
+            #expect(warm.diagnostics == cold.diagnostics, "\(fixture)")
+            #expect(warm.results.map(\.findings) == cold.results.map(\.findings), "\(fixture)")
+            #expect(warm.results.map(\.status) == cold.results.map(\.status), "\(fixture)")
+        }
+    }
+
     /// A cold check compiles the batch while it reads the scenarios' shapes, on a guess that
     /// the shapes then confirm: the batching fixture's tricky scenarios (a program of its own for
     /// many of them, one that does not parse) are guessed right and one compile serves. What it

@@ -59,6 +59,27 @@ import Testing
             """), "\(result)")
     }
 
+    /// A warm check of a book whose programs do not compile compiles nothing and says exactly
+    /// what the cold check said; a line added above them moves their errors, and the programs
+    /// whose errors moved are compiled again (the crash's verdict is its block's, wherever it
+    /// stands).
+    @Test func aWarmCheckOfBrokenProgramsCompilesNothingAndSaysTheSame() throws {
+        let (root, course) = try copy("swift-book-broken")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cold = try coursebook(["check", "swift-book-broken"], in: root)
+        #expect(cold.standardOutput == "compiled 3 scenarios (3 swiftc runs), 0 from the cache\n5 errors, 0 warnings\n1 passed, 5 failed\n", "\(cold)")
+        let warm = try coursebook(["check", "swift-book-broken"], in: root)
+        #expect(warm.standardOutput == "compiled 0 scenarios, 3 from the cache\n5 errors, 0 warnings\n1 passed, 5 failed\n", "\(warm)")
+        #expect(warm.status == cold.status && warm.standardError == cold.standardError)
+
+        try edit(course.appendingPathComponent("01-broken.md"), "# Broken Listings\n", "# Broken Listings\n\nOne line more.\n")
+        let moved = try coursebook(["check", "swift-book-broken"], in: root)
+        #expect(moved.standardOutput == "compiled 2 scenarios (2 swiftc runs), 1 from the cache\n5 errors, 0 warnings\n1 passed, 5 failed\n", "\(moved)")
+        #expect(moved.standardError.hasPrefix("swift-book-broken/01-broken.md:11:1: error: the program of the group 'group=counter' does not compile (its first error is at line 21)"), "\(moved)")
+        let fresh = try coursebook(["check", "swift-book-broken", "--no-cache"], in: root)
+        #expect(moved.standardError == fresh.standardError)
+    }
+
     /// Each `output` block holds what was printed since the group's previous one: a line printed
     /// in one block shows in its own block's diff only, and a hidden line's printing counts.
     @Test func eachOutputBlockIsJudgedOnWhatItsBlocksPrinted() throws {

@@ -372,6 +372,54 @@ struct ScenarioRunnerTests {
         #expect(FileManager.default.fileExists(atPath: folder.path + "/cache/.gitignore"))
     }
 
+    /// A program that does not compile fails the same way until its code, its place or the
+    /// compiler changes: the second run compiles nothing and says what the first said; moved,
+    /// edited or under another toolchain, it is compiled again.
+    @Test func aCompileFailureComesFromTheCacheTheSecondTime() throws {
+        let folder = temporaryFolder("failure-cache")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = ResultCache(folder: folder.path + "/cache")
+        let jobs = [job("print(1)\n"), job("print(2)\n", line: 20), job("let x: Int = \"no\"\n", line: 40)]
+        let first = try runner(cache: cache).run(jobs)
+        guard case let .compileFailed(errors, false) = first.outcomes[2] else {
+            Issue.record("expected a compile error, got \(first.outcomes[2])"); return
+        }
+        #expect(errors.map { $0.location?.description } == ["lessons/01-a.md:40:14"])
+        let second = try runner(cache: cache).run(jobs)
+        #expect(second.compilerRuns == 0 && second.compiledCount == 0 && second.cachedCount == 3, "\(second)")
+        #expect(second.outcomes[2] == .compileFailed(errors, fromCache: true))
+
+        let moved = try runner(cache: cache).run([job("let x: Int = \"no\"\n", line: 43)])
+        #expect(moved.compilerRuns == 1)
+        guard case let .compileFailed(movedErrors, false) = moved.outcomes[0] else {
+            Issue.record("expected a compile error, got \(moved.outcomes[0])"); return
+        }
+        #expect(movedErrors.map { $0.location?.description } == ["lessons/01-a.md:43:14"])
+        let edited = try runner(cache: cache).run([job("let x: Int = \"none\"\n", line: 40)])
+        #expect(edited.compilerRuns == 1 && edited.cachedCount == 0)
+        var otherToolchain = try runner(cache: cache)
+        otherToolchain.compiler.stamp += " rebuilt"
+        let again = otherToolchain.run([jobs[2]])
+        #expect(again.compilerRuns == 1 && again.outcomes[0] == .compileFailed(errors, fromCache: false))
+    }
+
+    /// A compile the time limit stopped says nothing about the program: it is compiled again.
+    @Test func aCompileStoppedByItsTimeLimitIsNotKept() throws {
+        let folder = temporaryFolder("failure-timeout")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = ResultCache(folder: folder.path + "/cache")
+        var hurried = try runner(cache: cache)
+        hurried.settings.compileTimeLimit = .milliseconds(1)
+        let broken = job("let x: Int = \"no\"\n", line: 40)
+        guard case .compileFailed = hurried.run([broken]).outcomes[0] else { Issue.record("expected a failed compile"); return }
+        let second = try runner(cache: cache).run([broken])
+        #expect(second.compilerRuns == 1 && second.cachedCount == 0, "\(second)")
+        guard case let .compileFailed(errors, false) = second.outcomes[0] else {
+            Issue.record("expected a compile error, got \(second.outcomes[0])"); return
+        }
+        #expect(errors.map { $0.location?.description } == ["lessons/01-a.md:40:14"])
+    }
+
     @Test func aBrokenCoreIsReportedOnceAgainstTheCoreFile() throws {
         let folder = temporaryFolder("core")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -413,6 +461,19 @@ struct ScenarioRunnerTests {
         var placedMoved = placed
         placedMoved.firstLine = 9
         #expect(key(placed) == key(placedMoved))
+        // A compile failure names lesson places: where the code stands is part of its key, and
+        // so is the toolchain.
+        let failure = ResultCache.compileFailureKey(base, toolchain: "swiftc 1", source: source)
+        #expect(ResultCache.compileFailureKey(base, toolchain: "swiftc 1", source: source) == failure)
+        #expect(ResultCache.compileFailureKey(base, toolchain: "swiftc 2", source: source) != failure)
+        #expect(ResultCache.compileFailureKey(key(edited), toolchain: "swiftc 1", source: edited) != failure)
+        #expect(ResultCache.compileFailureKey(base, toolchain: "swiftc 1", source: moved) != failure)
+        var indented = source
+        indented.columnOffsets = [4]
+        #expect(ResultCache.compileFailureKey(base, toolchain: "swiftc 1", source: indented) != failure)
+        var renamed = source
+        renamed.file = "b.md"
+        #expect(ResultCache.compileFailureKey(base, toolchain: "swiftc 1", source: renamed) != failure)
     }
 
     @Test func aDamagedCacheEntryIsNotBelieved() throws {
