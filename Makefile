@@ -177,7 +177,7 @@ screenshots:
 docs-screenshots: build
 	@$(RELEASE) build $(COURSE) --out $(SHOTS)/site > /dev/null
 	@rm -f docs/screenshots/*.png docs/screenshots/*.pdf
-	@scripts/screenshots $(SHOTS)/site docs/screenshots 01-yerel-durum.html 04-ortam.html 07-ozet-tablosu.html
+	@scripts/screenshots $(SHOTS)/site docs/screenshots 01-yerel-durum.html 05-ortam.html 08-ozet-tablosu.html
 
 clean:
 	rm -rf .build $(SITE)

@@ -127,11 +127,20 @@ import Testing
         }
         let legend = ChangeDiagramDrawing.legend(Self.twoChanges, words: .english)
         #expect(legend.contains("<code>yerel</code> its own @State"))
-        #expect(legend.contains("<code>ebeveyn</code> an ancestor’s @State"))
+        #expect(legend.contains("<code>ebeveyn</code> an ancestor recomputed and its input changed"))
         #expect(legend.contains("<code>ortam</code> an environment value it reads"))
         #expect(!legend.contains("<code>gozlem</code>"))
         #expect(legend.contains("skipped: body not recomputed"))
         #expect(!ChangeDiagramDrawing.legend([Self.singleNode], words: .english).contains("skipped"))
+        // The input comparison model's own causes are explained too; a cause no core prints
+        // is listed with no meaning.
+        let binding = ChangeDiagram(
+            tree: Self.tree([("Root", nil, []), ("Toggle", "Root", ["on"]), ("Banner", "Root", [])], storage: [("on", .state(owner: "Root"))]),
+            change: Self.change("kapat: on degisti | yeniden Toggle baglama, Banner ilk | atlanan Root"))
+        let modelLegend = ChangeDiagramDrawing.legend([binding], words: .turkish)
+        #expect(modelLegend.contains("<code>baglama</code> saklı özelliği olan bir Binding’i okudu"))
+        #expect(modelLegend.contains("<code>ilk</code> ağaca ilk kez girdi"))
+        #expect(ChangeDiagramDrawing.legend([Self.everyCause], words: .english).contains("<code>baska</code> </li>"))
     }
 
     /// A tree too wide for a phone comes with its outline; a narrow one does not; pictures of
