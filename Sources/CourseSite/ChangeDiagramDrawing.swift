@@ -194,10 +194,10 @@ package enum ChangeDiagramDrawing {
         // Whole pixels: HTML's width and height take no fractions.
         let width = number(layout.width.rounded(.up)), height = number(layout.height.rounded(.up))
         let smallest = min((layout.width * smallestScale).rounded(.up), layout.width.rounded(.up))
-        // The font as a presentation attribute: the stylesheet's `--mono` wins over it where the
-        // stylesheet is loaded (an inline style would win over the stylesheet), plain monospace
-        // where it is not. Names inherit their size and centring from here.
-        var svg = "<svg class=\"\(kind)\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"\(escapeHTML(label))\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" style=\"min-width:\(number(smallest))px\" font-family=\"monospace\" font-size=\"\(number(nameSize))\" text-anchor=\"middle\">\n"
+        // The font as a presentation attribute of one group (HTML's validators know none on
+        // `<svg>` itself): the stylesheet's `--mono` wins over it where the stylesheet is loaded,
+        // plain monospace where it is not. Names inherit their size and centring from it.
+        var svg = "<svg class=\"\(kind)\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"\(escapeHTML(label))\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" style=\"min-width:\(number(smallest))px\">\n<g font-family=\"monospace\" font-size=\"\(number(nameSize))\" text-anchor=\"middle\">\n"
         if !layout.edges.isEmpty {
             let path = layout.edges.map { edge in
                 let points = layout.edgePoints(edge)
@@ -210,7 +210,7 @@ package enum ChangeDiagramDrawing {
         for (index, view) in diagram.tree.views.enumerated() {
             svg += box(view.name, cause: causeOf[view.name], at: layout.boxes[index])
         }
-        return svg + "</svg>"
+        return svg + "</g>\n</svg>"
     }
 
     /// A view's box: filled, marked and labelled with its cause when it recomputed, plain and
