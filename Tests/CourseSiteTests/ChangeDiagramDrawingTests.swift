@@ -202,7 +202,7 @@ import Testing
         let html = ChangeDiagramDrawing.html([Self.wideFanOut, Self.wideFanOut.with(label: "sil")], words: .english)
         let layout = ChangeDiagramDrawing.layout(Self.wideFanOut.tree)
         let scaled = (layout.width * ChangeDiagramDrawing.smallestScale).rounded(.up)
-        #expect(html.contains("style=\"min-width:\(ChangeDiagramDrawing.number(scaled))px;"))
+        #expect(html.contains("style=\"min-width:\(ChangeDiagramDrawing.number(scaled))px\""))
         let pair = Int(((2 * scaled + 20) / 40).rounded(.up) * 40)
         #expect(html.contains("data-pair=\"\(pair)\""), "\(pair)")
         #expect(!ChangeDiagramDrawing.html(Self.twoChanges, words: .english).contains("data-pair"))

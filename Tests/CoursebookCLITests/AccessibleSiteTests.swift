@@ -260,7 +260,7 @@ import Testing
                       for (const svg of document.querySelectorAll('.diagrams svg:not(.swatch)')) {
                         if (!svg.checkVisibility()) continue;
                         const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-                        for (const text of svg.querySelectorAll('text')) smallest = Math.min(smallest, parseFloat(text.getAttribute('font-size')) * scale);
+                        for (const text of svg.querySelectorAll('text')) smallest = Math.min(smallest, parseFloat(getComputedStyle(text).fontSize) * scale);
                       }
                       const rows = [...document.querySelectorAll('.diagram-row')].filter((row) => row.children.length > 1);
                       const alone = rows.filter((row) => row.children[0].getBoundingClientRect().top !== row.children[1].getBoundingClientRect().top).length;
