@@ -172,7 +172,7 @@ screenshots:
 	@scripts/screenshots $(SHOTS)/site $(SHOTS)
 	@echo "screenshots of every page at 360, 768 and 1440 px (light and dark) and a printed lesson: $(SHOTS)/"
 
-# The screenshots the repository keeps (two lessons and the index at 360, 768 and 1440 px,
+# The screenshots the repository keeps (two lessons and the summary table at 360, 768 and 1440 px,
 # light and dark, and the first lesson printed to PDF), made anew.
 docs-screenshots: build
 	@$(RELEASE) build $(COURSE) --out $(SHOTS)/site > /dev/null
