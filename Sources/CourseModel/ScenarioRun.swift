@@ -146,7 +146,8 @@ package enum ScenarioOutcome: Sendable, Equatable {
     /// It ran to its end with exit status 0; `output` is its standard output.
     case completed(output: String, standardError: String, fromCache: Bool)
     /// It did not compile; the diagnostics point into its lesson. Only a failure whose every
-    /// error the compiler placed in the scenario's code comes from the cache (see `ResultCache`).
+    /// error the compiler placed in the scenario's code, or the linker gave, comes from the
+    /// cache (see `ResultCache`).
     case compileFailed([Diagnostic], fromCache: Bool = false)
     /// The core files did not compile, so no scenario could (reported once, on its own).
     case coreFailed

@@ -84,21 +84,36 @@ package struct ResultCache: Sendable {
         return hash.finalize()
     }
 
-    /// The findings of a compile failure kept under `key` (a `compileFailureKey`).
-    package func compileFailure(_ key: String) -> ScenarioOutcome? {
+    /// A compile failure as kept: its findings, and for a link that failed, what the link read.
+    package struct KeptFailure: Sendable, Codable, Equatable {
+        package var findings: [Diagnostic]
+        /// Empty unless the linker said why: then the failure holds while these are as they were.
+        package var linkInputs: [LinkInput]
+
+        package init(findings: [Diagnostic], linkInputs: [LinkInput] = []) {
+            self.findings = findings
+            self.linkInputs = linkInputs
+        }
+    }
+
+    /// The findings of a compile failure kept under `key` (a `compileFailureKey`); nil when a
+    /// file its link read has changed since (`now` stamps a path as it stands).
+    package func compileFailure(_ key: String, now: (String) -> LinkInput = LinkInput.now) -> ScenarioOutcome? {
         guard let bytes = store.read(key, suffix: Self.compileFailureSuffix),
-              let findings = try? JSONDecoder().decode([Diagnostic].self, from: Data(bytes)), !findings.isEmpty else { return nil }
-        return .compileFailed(findings, fromCache: true)
+              let kept = try? JSONDecoder().decode(KeptFailure.self, from: Data(bytes)), !kept.findings.isEmpty,
+              kept.linkInputs.allSatisfy({ now($0.path) == $0 }) else { return nil }
+        return .compileFailed(kept.findings, fromCache: true)
     }
 
     /// Keeps compile failures by their `compileFailureKey`s. The caller gives only failures the
     /// same program meets on every compile: those whose every error the compiler placed in the
-    /// scenario's code (not a time-out, a crash, a limit, a linker's word).
-    package func store(compileFailures: [(key: String, findings: [Diagnostic])]) {
+    /// scenario's code, or the linker gave with the files it read (not a time-out, a crash, a
+    /// limit).
+    package func store(compileFailures: [(key: String, failure: KeptFailure)]) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let entries = compileFailures.compactMap { failure in
-            (try? encoder.encode(failure.findings)).map { (failure.key, Array($0)) }
+        let entries = compileFailures.compactMap { kept in
+            (try? encoder.encode(kept.failure)).map { (kept.key, Array($0)) }
         }
         if !entries.isEmpty { store.write(entries, suffix: Self.compileFailureSuffix) }
     }

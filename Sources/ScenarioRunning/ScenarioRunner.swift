@@ -195,7 +195,7 @@ package struct ScenarioRunner: Sendable {
         for index in programs { durations[index] = ran[index] }
         let coreErrors = session.coreErrors
         var fresh: [(key: String, outcome: ScenarioOutcome)] = []
-        var failures: [(key: String, findings: [Diagnostic])] = []
+        var failures: [(key: String, failure: ResultCache.KeptFailure)] = []
         let settled = session.settledFailures
         let toolchain = confinedRunner.toolchainKeyPart
         for index in pending {
@@ -204,9 +204,9 @@ package struct ScenarioRunner: Sendable {
                     : .crashed(.exited(-1), output: "", standardError: "coursebook lost this scenario's result"))
             outcomes[index] = outcome
             if case let .compileFailed(findings, _) = outcome {
-                if settled.contains(index) {
+                if let linkInputs = settled[index] {
                     failures.append((ResultCache.compileFailureKey(keys[index], toolchain: toolchain, source: jobs[index].source),
-                                     findings))
+                                     ResultCache.KeptFailure(findings: findings, linkInputs: linkInputs)))
                 }
                 continue
             }
@@ -427,10 +427,10 @@ private final class RunSession: Sendable {
         var batchAheadTaken = false
         /// The scenarios that ran as programs of their own.
         var ranAlone: Set<Int> = []
-        /// The scenarios that did not compile alone with every error in their own code: what
-        /// the same program meets on every compile (not a time-out, a crash, a limit, a
-        /// linker's word), kept in the cache.
-        var settledFailures: Set<Int> = []
+        /// The scenarios that did not compile alone with every error in their own code or
+        /// given by the linker: what the same program meets on every compile (not a time-out,
+        /// a crash, a limit), kept in the cache with what the link read (`LinkInput`).
+        var settledFailures: [Int: [LinkInput]] = [:]
     }
 
     init(runner: ScenarioRunner, jobs: [ScenarioJob], placement: Sandbox.Placement, batchAhead: BatchAhead? = nil) {
@@ -458,7 +458,7 @@ private final class RunSession: Sendable {
     var compilerRuns: Int { state.withLock { $0.compilerRuns } }
     var coreErrors: [Diagnostic]? { state.withLock { $0.coreErrors } }
     var ranAlone: Set<Int> { state.withLock { $0.ranAlone } }
-    var settledFailures: Set<Int> { state.withLock { $0.settledFailures } }
+    var settledFailures: [Int: [LinkInput]] { state.withLock { $0.settledFailures } }
 
     func removeWorkspace() {
         try? FileManager.default.removeItem(atPath: workspace)
@@ -678,7 +678,8 @@ private final class RunSession: Sendable {
             for diagnostic in compiled.diagnostics.map(inLesson) where diagnostic.severity == "error" {
                 if linkerSaid, diagnostic.isLinkSummary { continue }
                 errorsSaid += 1
-                if diagnostic.fromLinker || diagnostic.file != source.file { everyErrorInCode = false }
+                // A linker's word holds while the files the link read are as they were.
+                if diagnostic.fromLinker ? compiled.linkInputs.isEmpty : diagnostic.file != source.file { everyErrorInCode = false }
                 if let core = coreFile(diagnostic.file) {
                     coreErrors.append(lessonDiagnostic(diagnostic, coreDisplay: core.displayPath))
                 } else {
@@ -699,7 +700,8 @@ private final class RunSession: Sendable {
             }
             if everyErrorInCode, errorsSaid > 0, case .exited(let status) = compiled.termination, status != 0,
                status != 127 {
-                state.withLock { _ = $0.settledFailures.insert(index) }
+                let linkInputs = linkerSaid ? compiled.linkInputs : []
+                state.withLock { $0.settledFailures[index] = linkInputs }
             }
             record([index], .compileFailed(lessonErrors))
             return

@@ -154,7 +154,7 @@ package struct SwiftCompiler: Sendable {
         return LanguageMode(rawValue: String(said[range.upperBound...].prefix { $0.isNumber }))
     }
 
-    private static func fileStamp(_ path: String) -> String {
+    static func fileStamp(_ path: String) -> String {
         var info = stat()
         guard stat(path, &info) == 0 else { return "\(path) -" }
         return "\(path) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
@@ -174,8 +174,9 @@ package struct SwiftCompiler: Sendable {
         if let languageMode { arguments += ["-swift-version", languageMode.rawValue] }
         arguments += sources + objects
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
+        var failedLink: LinkerCommand?
         if replaysDriverPlans, let plans, let replayed = replay(arguments, sources: sources, output: output, workingDirectory: workingDirectory,
-                                            jobs: max(jobs, 1), deadline: deadline, plans: plans) {
+                                            jobs: max(jobs, 1), deadline: deadline, plans: plans, failedLink: &failedLink) {
             return result(replayed, timeLimit: timeLimit)
         }
         // The driver runs its frontend jobs in its own sandbox: together they may use the memory
@@ -183,7 +184,12 @@ package struct SwiftCompiler: Sendable {
         guard let ran = run([executable] + arguments, in: workingDirectory, until: deadline, jobs: max(jobs, 1)) else {
             return CompileResult(termination: .exited(127), diagnostics: [], transcript: "cannot start \(executable)")
         }
-        return result(ran, timeLimit: timeLimit)
+        var compiled = result(ran, timeLimit: timeLimit)
+        // The driver's link failed as the replay's did: what it read is what decided it.
+        if let failedLink, !ran.timedOut, !ran.outOfMemory, compiled.diagnostics.contains(where: \.fromLinker) {
+            compiled.linkInputs = LinkInput.of(failedLink)
+        }
+        return compiled
     }
 
     /// `-module-cache-path`: a module cache of coursebook's own beside the plans, the one folder
@@ -299,7 +305,8 @@ package struct SwiftCompiler: Sendable {
     /// must run instead: no plan can be had, a tool cannot start, a frontend crashed, the
     /// extraction or the link failed (the driver then says so in its own words).
     private func replay(_ arguments: [String], sources: [String], output: String, workingDirectory: String,
-                        jobs: Int, deadline: ContinuousClock.Instant?, plans: CompilePlanStore) -> Ran? {
+                        jobs: Int, deadline: ContinuousClock.Instant?, plans: CompilePlanStore,
+                        failedLink: inout LinkerCommand?) -> Ran? {
         var template = Array(arguments)
         for (index, word) in template.enumerated() {
             if let source = sources.firstIndex(of: word) {
@@ -398,6 +405,9 @@ package struct SwiftCompiler: Sendable {
         guard let linked, linked.termination.isSuccess, !linked.timedOut else {
             // A link killed by a cancellation says nothing about the command.
             if cancellation?.isCancelled != true { plans.forgetLinker(linkKey) }
+            if let linker, let linked, case .exited(let status) = linked.termination, status != 0, !linked.timedOut {
+                failedLink = linker
+            }
             return nil
         }
         var done = printed
@@ -429,8 +439,41 @@ package struct CompileResult: Sendable {
     package var diagnostics: [CompilerDiagnostic]
     /// Everything it printed, for the cases that name no file (a failed link).
     package var transcript: String
+    /// For a link that failed after a replayed plan: the files that decided it (see
+    /// `LinkInput`); empty otherwise, and then a linker's failure is not kept.
+    package var linkInputs: [LinkInput] = []
 
     package var succeeded: Bool { termination.isSuccess }
+}
+
+/// A file or folder a link read, by its path and its stamp (size and time) when the link ran:
+/// the linker itself, the objects and libraries it was given, the folders it searched for
+/// `-l` libraries (a folder's time changes when a library in it is added, removed or replaced
+/// by a package manager's rename). The same program fails the same link while they are equal.
+package struct LinkInput: Sendable, Codable, Equatable {
+    package var path: String
+    package var stamp: String
+
+    package init(path: String, stamp: String) {
+        self.path = path
+        self.stamp = stamp
+    }
+
+    /// The inputs of the linker's command `command` (as kept in the plans: the compile's own
+    /// objects marked, and left out, since the program's text and compiler decide them).
+    static func of(_ command: LinkerCommand) -> [LinkInput] {
+        var paths: [String] = []
+        for word in command.words where !word.contains(LinkerCommand.folderMark) && word != LinkerCommand.outputMark {
+            let path = word.hasPrefix("-L") ? String(word.dropFirst(2)) : word
+            if path.hasPrefix("/"), !paths.contains(path) { paths.append(path) }
+        }
+        return paths.map(now)
+    }
+
+    /// `path` as it stands now.
+    package static func now(_ path: String) -> LinkInput {
+        LinkInput(path: path, stamp: SwiftCompiler.fileStamp(path))
+    }
 }
 
 /// One `file:line:column: severity: message` line of the compiler, with the notes under it.

@@ -403,6 +403,36 @@ struct ScenarioRunnerTests {
         #expect(again.compilerRuns == 1 && again.outcomes[0] == .compileFailed(errors, fromCache: false))
     }
 
+    /// A program that compiles and does not link (a function no library defines) fails the
+    /// same way while the files its link read are as they were: the second run compiles
+    /// nothing; a library folder, the linker or a library that changed since compiles it again.
+    @Test func aLinkFailureComesFromTheCacheWhileWhatTheLinkReadStands() throws {
+        let folder = temporaryFolder("link-failure")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = ResultCache(folder: folder.path + "/cache")
+        var linking = try runner(cache: cache)
+        linking.compiler = try SwiftCompiler.locate(versionCache: nil, planCache: folder.path + "/plans")
+        let unlinked = job("@_silgen_name(\"coursebook_defined_nowhere\") func nowhere()\nnowhere()\n", line: 40)
+        let first = linking.run([unlinked])
+        guard case let .compileFailed(errors, false) = first.outcomes[0] else {
+            Issue.record("expected a failed link, got \(first.outcomes[0])"); return
+        }
+        #expect(errors.contains { $0.summary.contains("coursebook_defined_nowhere") }, "\(errors)")
+        let second = linking.run([unlinked])
+        #expect(second.compilerRuns == 0 && second.cachedCount == 1, "\(second)")
+        #expect(second.outcomes[0] == .compileFailed(errors, fromCache: true))
+
+        // What was kept names the linker and the folders it searched; a change to any of them
+        // is a failure no longer believed.
+        let key = ResultCache.compileFailureKey("k", toolchain: "t", source: unlinked.source)
+        let library = folder.appendingPathComponent("libsample.so").path
+        try #require(FileManager.default.createFile(atPath: library, contents: Data("one".utf8)))
+        cache.store(compileFailures: [(key, ResultCache.KeptFailure(findings: errors, linkInputs: [LinkInput.now(library)]))])
+        #expect(cache.compileFailure(key) == .compileFailed(errors, fromCache: true))
+        try #require(FileManager.default.createFile(atPath: library, contents: Data("two!".utf8)))
+        #expect(cache.compileFailure(key) == nil)
+    }
+
     /// A compile the time limit stopped says nothing about the program: it is compiled again.
     @Test func aCompileStoppedByItsTimeLimitIsNotKept() throws {
         let folder = temporaryFolder("failure-timeout")
