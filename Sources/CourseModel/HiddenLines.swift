@@ -17,7 +17,34 @@ package enum HiddenLines {
 
     /// Whether the code has a hidden line at all.
     package static func appear(in code: String) -> Bool {
-        code.contains("#") && lines(code).contains { isHidden($0) }
+        mayAppear(in: code) && lines(code).contains { isHidden($0) }
+    }
+
+    /// Whether some line of `code`, after its spaces and tabs, has a `#` followed by a space,
+    /// a line end or the end of the code, as bytes: true of every code with a hidden line, and
+    /// false, without a string of its own, of nearly every other (`#if`, `#available`).
+    /// (Lines as bytes: every line `lines` gives starts after a newline byte, or at the start.)
+    package static func mayAppear(in code: String) -> Bool {
+        enum Place { case indentation, afterMark, afterMarkAndReturn, rest }
+        var place = Place.indentation
+        for byte in code.utf8 {
+            if byte == UInt8(ascii: "\n") {
+                if place == .afterMark || place == .afterMarkAndReturn { return true }
+                place = .indentation
+                continue
+            }
+            switch place {
+            case .indentation:
+                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") { continue }
+                place = byte == UInt8(ascii: "#") ? .afterMark : .rest
+            case .afterMark:
+                if byte == UInt8(ascii: " ") { return true }
+                place = byte == UInt8(ascii: "\r") ? .afterMarkAndReturn : .rest
+            case .afterMarkAndReturn, .rest:
+                place = .rest
+            }
+        }
+        return place == .afterMark || place == .afterMarkAndReturn
     }
 
     /// The code as the compiler gets it: every hidden line without its mark, its indentation

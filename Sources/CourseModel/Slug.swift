@@ -7,15 +7,22 @@ import Foundation
 package func foldedSlug(_ text: String) -> String {
     var slug = ""
     var pendingDash = false
+    func add(_ folded: Unicode.Scalar) {
+        if folded.isASCII, folded.properties.isAlphabetic || ("0"..."9").contains(folded) {
+            if pendingDash, !slug.isEmpty { slug += "-" }
+            pendingDash = false
+            slug.unicodeScalars.append(("A"..."Z").contains(folded) ? Unicode.Scalar(folded.value + 32)! : folded)
+        } else if !folded.properties.isDiacritic, folded.properties.generalCategory != .nonspacingMark {
+            pendingDash = true
+        }
+    }
     for scalar in text.unicodeScalars {
-        for folded in foldedLetter(scalar) {
-            if folded.isASCII, folded.properties.isAlphabetic || ("0"..."9").contains(folded) {
-                if pendingDash, !slug.isEmpty { slug += "-" }
-                pendingDash = false
-                slug.unicodeScalars.append(contentsOf: String(folded).lowercased().unicodeScalars)
-            } else if !folded.properties.isDiacritic, folded.properties.generalCategory != .nonspacingMark {
-                pendingDash = true
-            }
+        // ASCII has no decomposition, and most of a heading is ASCII: Foundation's mapping
+        // would cost a string of its own per letter.
+        if scalar.isASCII {
+            add(scalar)
+        } else {
+            for folded in foldedLetter(scalar) { add(folded) }
         }
     }
     return slug

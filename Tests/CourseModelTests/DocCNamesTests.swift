@@ -15,6 +15,10 @@ struct DocCNamesTests {
         #expect(DocName.key("Sınırlayıcı Ölçüm") == "sinirlayiciolcum")
         #expect(DocName.key("型推論") == "型推論")
         #expect(DocName.key("UTF-8") == "utf8")
+        // ASCII is taken as it is, the rest folded: both in one heading, as slugs and keys.
+        #expect(foldedSlug("Defining a Class: `init()` & Co. 2") == "defining-a-class-init-co-2")
+        #expect(foldedSlug("Crème Brûlée, ÉTÉ 1999 — Ñandú") == "creme-brulee-ete-1999-nandu")
+        #expect(DocName.key("Crème-Brûlée") == "cremebrulee")
         #expect(DocName.lessonName(ofFile: "09-classes-and-structures.md") == "classes-and-structures")
         #expect(DocName.lessonName(ofFile: "1-a.md") == "a")
         // DocC's anchor: words joined by `-`, punctuation and backticks dropped, case kept.

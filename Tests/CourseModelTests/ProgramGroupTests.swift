@@ -68,6 +68,23 @@ struct HiddenLinesTests {
         #expect(HiddenLines.compiledColumnOffsets(code, [0, 0, 0, 0, 0, 0, 0]) == [2, 0, 2, 1, 0, 0, 0])
     }
 
+    /// The quick look at the bytes says no only of code that has no hidden line, line by line
+    /// as `isHidden` reads lines (CRLF, tabs, a lone `#` at the end, a combining mark after
+    /// the space), and says no of Swift's own `#` words without making a string.
+    @Test func theQuickLookAtTheBytesMissesNoHiddenLine() {
+        let samples = ["", "#", "#\r", "# x", "\t# x", "  #", "x\n  #\r", "#\r\nx", "# \u{301}x", "#\u{20E3} x",
+                       "a\r\n# b\r\n", "print(\"# no\")", "#if DEBUG\n#endif\n", "#warning(\"w\")", " \t \t# z\n",
+                       "x\n\n#\n", "#a\n#b\n# ", "#\r\r", code]
+        for sample in samples {
+            let hidden = sample.split(separator: "\n", omittingEmptySubsequences: false).contains { HiddenLines.isHidden($0) }
+            #expect(HiddenLines.appear(in: sample) == hidden, "\(sample.debugDescription)")
+            if hidden { #expect(HiddenLines.mayAppear(in: sample), "\(sample.debugDescription)") }
+        }
+        for swift in ["#if DEBUG\nprint(1)\n#endif\n", "if #available(macOS 14, *) {}\n", "let s = \"# \"\n", "#sourceLocation()\n"] {
+            #expect(!HiddenLines.mayAppear(in: swift), "\(swift.debugDescription)")
+        }
+    }
+
     @Test func codeWithoutHiddenLinesIsLeftAsItIs() {
         let plain = "#sourceLocation(file: \"a\", line: 1)\nprint(1)\n"
         #expect(HiddenLines.compiled(plain) == plain && HiddenLines.visible(plain) == plain)
