@@ -1,6 +1,7 @@
 import CourseModel
 
 import Foundation
+import HTMLText
 
 /// A page template in coursebook's small, strict syntax:
 ///

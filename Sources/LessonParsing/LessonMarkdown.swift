@@ -1,3 +1,4 @@
+import BackgroundWork
 import CCmarkGFM
 import CourseFiles
 import CourseModel

@@ -1,5 +1,7 @@
+internal import BackgroundWork
 internal import CourseFiles
 package import CourseModel
+internal import HTMLText
 internal import SwiftParser
 internal import SwiftSyntax
 
