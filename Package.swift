@@ -47,13 +47,15 @@ let hostLinkerSettings: [LinkerSetting] = [
 /// `hostSwiftSettings`): that walk stays there and hands its result on as the model's
 /// `ScenarioTrees`, a plain value the parser cache stores and the rules consume. The values a
 /// diagram is made of (`ScenarioTrees`, `MeasuredChange`, `ChangeDiagram`) stay in the model as
-/// stored fields only, because the model's `SwiftBlockFacts` and `ScenarioResult` carry them
-/// from the reader to the check and from the check to the site; what they mean is
-/// ChangeDiagrams'. The drawings' store (`DiagramDrawer`) is the site's, beside its other files.
+/// stored fields only (ChangeDiagramValues.swift), because the model's `SwiftBlockFacts` and
+/// `ScenarioResult` carry them from the reader to the check and from the check to the site; what
+/// they mean (reading a line, a tree's parents, a drawing's cache text) is ChangeDiagrams'. The
+/// drawings' store (`DiagramDrawer`) is the site's: it writes files, which ChangeDiagrams never
+/// does.
 ///
 /// Below the model, two layers of helpers that are not values: HTMLText (text made safe in
-/// HTML, for the readers, the site and the preview) and BackgroundWork (work spread over every
-/// core, and the counts of work a command did).
+/// HTML and Xcode's placeholders as HTML, for the readers, the site and the preview) and
+/// BackgroundWork (work spread over every core, and the atomic counts of work a command did).
 let layers: [(name: String, mayImport: [String])] = [
     ("HTMLText", []),
     ("BackgroundWork", []),
