@@ -21,6 +21,8 @@ package struct PageStyles: Equatable, Sendable {
         Part(file: "style-diagrams.css", markers: ["class=\"diagrams"]),
         Part(file: "style-callouts.css", markers: ["class=\"callout"]),
         Part(file: "style-placeholders.css", markers: ["class=\"tok-placeholder"]),
+        // A table's element itself (a table of a lesson has no class), and the glossary's list.
+        Part(file: "style-tables.css", markers: ["<table", "class=\"glossary"]),
     ]
 
     /// The part sheets (their files in the templates folder) the page needs, in link order.
@@ -30,7 +32,7 @@ package struct PageStyles: Equatable, Sendable {
     package init(content html: some StringProtocol) {
         // On the UTF-8 bytes: Foundation's `contains` on a String goes through NSString (UTF-16,
         // locale-aware) and took three quarters of a 100-lesson build's CPU (7 s of 9) on the
-        // thirteen markers of every page.
+        // markers of every page.
         let bytes = Array(html.utf8)
         let found = Self.parts.filter { part in part.markers.contains { Self.bytes(bytes, contain: $0) } }
         files = found.map(\.file)

@@ -13,6 +13,9 @@ struct PageStylesTests {
         #expect(PageStyles(content: "<div class=\"diagrams\" data-pagefind-ignore>").files == ["style-diagrams.css"])
         #expect(PageStyles(content: "<header class=\"hero\">").files == ["style-index.css"])
         #expect(PageStyles(content: "<div class=\"limitations\">").files == ["style-limitations.css"])
+        #expect(PageStyles(content: "<div class=\"table-wrap\" tabindex=\"0\"><table>").files == ["style-tables.css"])
+        #expect(PageStyles(content: "<div class=\"glossary\">").files == ["style-tables.css"])
+        #expect(PageStyles(content: "<p>A <code>&lt;table&gt;</code> in words.</p>").files == [])
         // Words in a lesson's text are escaped: they never ask for a sheet.
         #expect(PageStyles(content: "<code>class=&quot;callout&quot;</code>").files == [])
         // Markers are found among any text (they are looked for in the UTF-8 bytes), at the

@@ -505,6 +505,45 @@ struct PageWithoutScenariosTests {
         #expect(index.components(separatedBy: "class=\"meta\"").count == 3)
         #expect(!index.contains("0 scenarios verified") && !index.contains("0 limitations"))
     }
+
+    /// A page that `course.json`'s `labels` names says what it is, above its title and in place
+    /// of its number; the lessons keep theirs. A label for no lesson file is an error.
+    @Test func aLabelledPageSaysWhatItIs() throws {
+        let folder = temporaryFolder("labels")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let course = folder.appendingPathComponent("course")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("passing"), to: course)
+        try giveInvalidationCore(to: course)
+        try "# Terms\n\nThe words of the course.\n".write(to: course.appendingPathComponent("02-glossary.md"),
+                                                         atomically: true, encoding: .utf8)
+        let config = course.appendingPathComponent("course.json")
+        var json = try String(contentsOf: config, encoding: .utf8)
+        let brace = try #require(json.lastIndex(of: "}"))
+        json.replaceSubrange(brace...brace, with: ", \"labels\": { \"02-glossary.md\": \"Glossary\" } }")
+        try json.write(to: config, atomically: true, encoding: .utf8)
+        var options = BuildCommandOptions()
+        options.shared.course = course.path
+        options.shared.cache = .none
+        let files = try Pipeline().siteFiles(options).files
+        let glossary = files.text("02-glossary.html")
+        #expect(glossary.contains("<p class=\"eyebrow\" data-pagefind-ignore>Glossary</p>"))
+        #expect(!glossary.contains("Lesson 2"))
+        // A label is marked as one, so that the stylesheet sets it over the title, not in the
+        // numbers' narrow column; a number is not.
+        #expect(glossary.contains("<span class=\"number page-label\">Glossary</span> <span class=\"title\">Terms</span>"))
+        #expect(glossary.contains("<span class=\"number\">1.</span>"))
+        #expect(files.text("01-counter.html").contains("<p class=\"eyebrow\" data-pagefind-ignore>Lesson 1 · 2 scenarios verified</p>"))
+        #expect(files.text("index.html").contains("<h2><a href=\"02-glossary.html\"><span class=\"number page-label\">Glossary</span> <span class=\"title\">Terms</span>"))
+        #expect(files.text("print.html").contains("<li><a href=\"#02-glossary\"><span class=\"number page-label\">Glossary</span>"))
+        #expect(files.text("print.html").contains("<p class=\"eyebrow\">Glossary</p>"))
+
+        json = json.replacingOccurrences(of: "\"02-glossary.md\": \"Glossary\"", with: "\"03-none.md\": \"Appendix\"")
+        try json.write(to: config, atomically: true, encoding: .utf8)
+        #expect(throws: (any Error).self) { try Pipeline().siteFiles(options) }
+        json = json.replacingOccurrences(of: "\"03-none.md\": \"Appendix\"", with: "\"02-glossary.md\": \" \"")
+        try json.write(to: config, atomically: true, encoding: .utf8)
+        #expect(throws: (any Error).self) { try Pipeline().siteFiles(options) }
+    }
 }
 
 /// A lesson file whose name holds `#` or `?`: its page keeps the name, every link to it is
