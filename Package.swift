@@ -253,7 +253,7 @@ let package = Package(
         .testTarget(name: "ChangeDiagramsTests",
                     dependencies: ["ChangeDiagrams", "CourseModel", "TestSupport"]),
         .testTarget(name: "CourseCheckingTests",
-                    dependencies: ["CourseChecking", "CourseModel", "LessonParsing", "TestSupport"]),
+                    dependencies: ["CourseChecking", "CourseModel", "BackgroundWork", "LessonParsing", "TestSupport"]),
         .testTarget(name: "CourseSiteTests",
                     dependencies: ["CourseSite", "CourseModel", "ChangeDiagrams", "BackgroundWork", "CoursePipeline", "LessonParsing",
                                    "TestSupport"]),
