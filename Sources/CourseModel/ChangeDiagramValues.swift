@@ -83,8 +83,8 @@ package struct ScenarioTrees: Sendable, Equatable {
     package static let none = ScenarioTrees()
 }
 
-/// A view that a change recomputed, and why (`yerel`, `ebeveyn`, `gozlem`, `ortam`,
-/// `kural-disi`, `olcum-disi`, or what another core prints).
+/// A view that a change recomputed, and why: the cause as the core printed it (the causes the
+/// classifier knows are ChangeDiagramDrawing's `causes`).
 package struct RecomputedView: Sendable, Equatable {
     package var view: String
     package var cause: String
@@ -94,6 +94,7 @@ package struct RecomputedView: Sendable, Equatable {
         self.cause = cause
     }
 }
+
 /// One line that the classifier's `change(_:key:)` printed, read back (its format, and how it
 /// is read, are ChangeDiagrams': `MeasuredChange.all(in:)`).
 package struct MeasuredChange: Sendable, Equatable {
