@@ -242,6 +242,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CourseModel", "LessonParsing", "ScenarioRunning", "BackgroundWork"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "InvalidationTests", dependencies: ["Invalidation"]),
+        .testTarget(name: "HTMLTextTests", dependencies: ["HTMLText"]),
+        .testTarget(name: "BackgroundWorkTests", dependencies: ["BackgroundWork"]),
         .testTarget(name: "CourseModelTests", dependencies: ["CourseModel", "TestSupport"]),
         .testTarget(name: "CourseFilesTests", dependencies: ["CourseFiles", "TestSupport"]),
         .testTarget(name: "LessonParsingTests", dependencies: ["LessonParsing", "CourseModel", "BackgroundWork", "TestSupport"]),
