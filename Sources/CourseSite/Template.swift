@@ -1,7 +1,7 @@
 import CourseModel
+import HTMLText
 
 import Foundation
-import HTMLText
 
 /// A page template in coursebook's small, strict syntax:
 ///
