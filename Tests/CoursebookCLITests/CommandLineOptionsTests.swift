@@ -5,8 +5,7 @@ import Testing
 
 struct CommandLineOptionsTests {
     func build(_ arguments: [String]) throws(UsageError) -> BuildCommandOptions? {
-        guard case .run(let options) = try CommandLineTable.build.parse(arguments, into: BuildCommandOptions(),
-                                                                         course: \.shared.course) else { return nil }
+        guard case .run(let options) = try BuildCommand.grammar.parse(arguments) else { return nil }
         return options
     }
 
@@ -22,12 +21,12 @@ struct CommandLineOptionsTests {
     }
 
     @Test func noCacheWinsWhateverTheOrder() throws {
-        #expect(try build(["--cache-dir", "c", "--no-cache"])?.shared.cache == SharedOptions.Cache.none)
-        #expect(try build(["--no-cache", "--cache-dir", "c"])?.shared.cache == SharedOptions.Cache.none)
+        #expect(try build(["--out", "s", "--cache-dir", "c", "--no-cache"])?.shared.cache == SharedOptions.Cache.none)
+        #expect(try build(["--out", "s", "--no-cache", "--cache-dir", "c"])?.shared.cache == SharedOptions.Cache.none)
     }
 
     @Test func doubleDashEndsOptionsAndHelpWins() throws {
-        #expect(try build(["--", "--strict"])?.shared.course == "--strict")
+        #expect(try build(["--out", "s", "--", "--strict"])?.shared.course == "--strict")
         #expect(try build(["--out", "x", "--help"]) == nil)
         #expect(try build(["-h"]) == nil)
     }
@@ -41,6 +40,9 @@ struct CommandLineOptionsTests {
         (["--strict=1"], "'--strict' takes no value"),
         (["--timeout", "0"], "'--timeout' needs a number of seconds greater than 0, not '0'"),
         (["a", "b"], "unexpected argument 'b'"),
+        (["a"], "'--out DIR' is required: the folder to write the site into"),
+        (["--out="], "'--out' needs a folder"),
+        (["--out", "", "a"], "'--out' needs a folder"),
     ])
     func errors(arguments: [String], message: String) {
         #expect(throws: UsageError(message: message)) { try build(arguments) }
@@ -50,19 +52,15 @@ struct CommandLineOptionsTests {
     /// words (wrapped within 92 columns, in one column as wide as the widest name).
     @Test func helpListsEveryOptionOfTheTable() {
         func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-        for (help, table) in [(HelpText.check, CommandLineTable.check.map { ($0.names, $0.help) }),
-                              (HelpText.build, CommandLineTable.build.map { ($0.names, $0.help) }),
-                              (HelpText.watch, CommandLineTable.watch.map { ($0.names, $0.help) }),
-                              (HelpText.serve, CommandLineTable.serve.map { ($0.names, $0.help) }),
-                              (HelpText.new, CommandLineTable.newLesson.map { ($0.names, $0.help) }),
-                              (HelpText.mergeReports, CommandLineTable.mergeReports.map { ($0.names, $0.help) })] {
-            for (names, text) in table {
-                #expect(help.contains("  " + names.joined(separator: ", ")))
-                #expect(words(help).contains(text), "\(text)")
+        for command in Coursebook.commands {
+            let help = command.help
+            for option in command.options + [OptionRow.help] {
+                #expect(help.contains("\n  " + option.shown + " "), "\(command.name) \(option.shown)")
+                #expect(words(help).contains(option.help), "\(option.help)")
             }
             #expect(help.split(separator: "\n").allSatisfy { $0.count <= 92 })
         }
-        #expect(HelpText.build.contains("""
+        #expect(Coursebook.build.help.contains("""
               --out DIR                   the site's folder (required)
               --no-search                 no search index, even when pagefind is installed
               --strict                    treat warnings as errors
@@ -85,8 +83,7 @@ struct CommandLineOptionsTests {
     }
 
     func check(_ arguments: [String]) throws(UsageError) -> CheckCommandOptions? {
-        guard case .run(let options) = try CommandLineTable.check.parse(arguments, into: CheckCommandOptions(),
-                                                                         positionals: CheckCommand.targets) else { return nil }
+        guard case .run(let options) = try CheckCommand.grammar.parse(arguments) else { return nil }
         return options
     }
 

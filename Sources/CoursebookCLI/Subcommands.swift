@@ -1,85 +1,70 @@
-/// What `--help` prints; each command's options come from its table (`CommandLineTable`).
-/// The manual's reference (docs/commands.md) repeats these words.
-enum HelpText {
-    static let overview = """
-        coursebook: checks the Swift examples of a course and publishes it as a static site.
+import CoursePipeline
 
-        usage: coursebook <command> [options]
+/// The subcommands of `coursebook`, each one value: what the overview, its help and the
+/// manual say of it, its options and how it runs. Dispatch, `--help`, `help COMMAND` and
+/// docs/commands.md's tables (`CommandsPage`) read these and nothing else.
+extension Coursebook {
+    /// The commands a course is worked with, in the order the overview lists them.
+    static let subcommands: [Subcommand] = [check, build, watch, serve, new, mergeReports, lsp]
 
-        commands:
-          check [COURSE_DIR | LESSON.md ...]  run the scenarios, compare each with its output block
-          build [COURSE_DIR] --out DIR        check, then write the site into DIR
-          watch [COURSE_DIR] [--out DIR]      check again after every change (and rebuild the site)
-          serve [COURSE_DIR] [--port N]       watch, and preview the site on 127.0.0.1
-          new lesson TITLE [COURSE_DIR]       write the course's next lesson from a skeleton
-          merge-reports SHARD.json ...        join the JSON reports of 'check --shard' into one
-          lsp                                 the editor's language server, on standard input and output
-          help [COMMAND]                      show help for a command
-
-        options:
-          --help, -h                          show this help
-          --version                           show the version and the compiler scenarios run with
-
-        COURSE_DIR defaults to 'lessons'. 'coursebook <command> --help' shows a command's options.
-        """
-
-    static let check = """
-        usage: coursebook check [COURSE_DIR | LESSON.md ...] [options]
-
+    static let check = Subcommand(
+        name: "check", arguments: "[COURSE_DIR | LESSON.md ...]",
+        summary: "run the scenarios, compare each with its output block",
+        description: """
         Runs every scenario of the course (default 'lessons') and compares what it prints with
         its 'output' block; checks core listings, limitation notes and illustrations. Given
         lesson files (names ending in .md) of one course folder, runs only their scenarios;
         rules that span the course (the numbering of limitation notes) are still judged on
         all of it.
-
-        options:
-        \(optionLines(CommandLineTable.check))
-
+        """,
+        exitStatuses: """
         exit status: 0 all passed, 1 a scenario or a lesson failed, 2 the course cannot be read,
                      4 a report cannot be written, 5 no Swift compiler, 6 the sandbox is
                      required and cannot start, 64 wrong usage,
                      129/130/143 stopped by SIGHUP/SIGINT/SIGTERM
-        """
+        """,
+        grammar: CheckCommand.grammar, execute: CheckCommand.execute)
 
-    static let build = """
-        usage: coursebook build [COURSE_DIR] --out DIR [options]
-
+    static let build = Subcommand(
+        name: "build", arguments: "[COURSE_DIR] --out DIR",
+        summary: "check, then write the site into DIR",
+        description: """
         Checks the course (default 'lessons') and, when everything passes, writes its static
         site into DIR. A failed check or write leaves an existing DIR as it was. When pagefind
         is installed (pip install pagefind-bin), the site gets a search index.
-
-        options:
-        \(optionLines(CommandLineTable.build))
-
+        """,
+        exitStatuses: """
         exit status: 0 written, 1 the check failed, 2 the course cannot be read,
                      3 a template is invalid, 4 the site (or a report) cannot be written
                      there, or pagefind, when installed, failed to index it,
                      5 no Swift compiler, 6 the sandbox is required and cannot start,
                      64 wrong usage, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM
-        """
+        """,
+        grammar: BuildCommand.grammar, execute: BuildCommand.execute)
 
-    static let watch = """
-        usage: coursebook watch [COURSE_DIR] [--out DIR] [options]
-
+    static let watch = Subcommand(
+        name: "watch", arguments: "[COURSE_DIR] [--out DIR]",
+        summary: "check again after every change (and rebuild the site)",
+        description: """
         Checks the course (default 'lessons') now and again after every change to a lesson,
         course.json, a core file or a template: the kernel says when a file changes (inotify),
         a burst of saves is one change, and the result cache runs only the scenarios that
         changed. With --out, the site is rebuilt into DIR after each check that passes. Each
         round prints what changed and what 'check' prints. Ctrl-C stops it; nothing is left
         half-written.
-
-        options:
-        \(optionLines(CommandLineTable.watch))
-
+        """,
+        exitStatuses: """
         exit status: 2 the course folder is not there, 4 DIR cannot hold a site,
                      5 no Swift compiler, 6 the sandbox is required and cannot start,
                      7 the files cannot be watched, 64 wrong usage,
                      129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (the usual end)
-        """
+        """,
+        grammar: WatchCommand.grammar, execute: WatchCommand.execute)
 
-    static let serve = """
-        usage: coursebook serve [COURSE_DIR] [--port N] [options]
-
+    static let serve = Subcommand(
+        name: "serve", arguments: "[COURSE_DIR] [--port N]",
+        summary: "watch, and preview the site on 127.0.0.1",
+        description: """
         Watches the course (default 'lessons') as 'watch --out' does, into a temporary folder,
         and serves that site on http://127.0.0.1:N/ for a browser on this machine. An open page
         reloads after every round: to the new site when the check passed, to what the check
@@ -87,19 +72,19 @@ enum HelpText {
         site on disk. It answers only requests for 127.0.0.1:N or localhost:N (403 for any other
         Host), and ends connections that idle or trickle (10 s) or pile up, so that a fresh
         request is always answered. Ctrl-C stops it and removes the temporary folder.
-
-        options:
-        \(optionLines(CommandLineTable.serve))
-
+        """,
+        exitStatuses: """
         exit status: 2 the course folder is not there, 5 no Swift compiler, 6 the sandbox is
                      required and cannot start, 7 the port cannot be listened on or the files
                      cannot be watched, 64 wrong usage,
                      129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (the usual end)
-        """
+        """,
+        grammar: ServeCommand.grammar, execute: ServeCommand.execute)
 
-    static let new = """
-        usage: coursebook new lesson TITLE [COURSE_DIR] [--errors]
-
+    static let new = Subcommand(
+        name: "new", arguments: "lesson TITLE [COURSE_DIR]", optionsHint: "[--errors]",
+        summary: "write the course's next lesson from a skeleton",
+        description: """
         Writes the next lesson of the course (default 'lessons'): NN-slug.md, numbered after
         the last lesson and named from TITLE, with a title, an opening, a measurement section
         with a scenario, an empty 'output' block and a limitation note with the next free
@@ -107,44 +92,43 @@ enum HelpText {
         scenario is one the compiler refuses and its block an empty 'errors' block, which
         'coursebook check --update' fills with the compiler's errors. An existing file is
         never written over.
-
-        options:
-        \(optionLines(CommandLineTable.newLesson))
-
+        """,
+        exitStatuses: """
         exit status: 0 written, 2 the course cannot be read, 4 the file cannot be written
                      (or exists), 64 wrong usage
-        """
+        """,
+        grammar: NewCommand.grammar, execute: NewCommand.execute)
 
-    static let lsp = """
-        usage: coursebook lsp [options]
+    static let mergeReports = Subcommand(
+        name: "merge-reports", arguments: "SHARD.json ...",
+        summary: "join the JSON reports of 'check --shard' into one",
+        description: """
+        Joins the JSON reports of 'check --shard K/N --report FILE.json' (every K of one N, in
+        any order) into one verdict: the scenarios and findings of the whole course, as one
+        check of it reports them. Prints the findings and the tally like 'check'.
+        """,
+        exitStatuses: """
+        exit status: 0 all passed, 1 a scenario or a lesson failed, 2 a report cannot be read,
+                     the reports do not make one whole course, or one claims what no shard
+                     holds (a scenario twice, a status its output does not bear out ...), 4 a
+                     report cannot be written, 64 wrong usage
+        """,
+        grammar: MergeReportsCommand.grammar, execute: MergeReportsCommand.execute)
 
+    static let lsp = Subcommand(
+        name: "lsp", arguments: "",
+        summary: "the editor's language server, on stdin and stdout",
+        description: """
         Speaks the Language Server Protocol (3.17) on standard input and output, for an editor
         to start. Each lesson the editor opens (an NN-slug.md file beside a course.json) is
         checked as 'check LESSON.md' checks it, on open and save and while typing, with the
         unsaved text: findings as diagnostics, "accept the output this run printed" and
         "insert the missing output block" as quick fixes, hovers, go to definition, the
         lesson's outline and a lens above each scenario. Results share the course's cache.
-
-        options:
-        \(optionLines(CommandLineTable.lsp))
-
+        """,
+        exitStatuses: """
         exit status: 0 after the client's shutdown and exit, 1 on exit without shutdown or when
                      the input ends
-        """
-
-    static let mergeReports = """
-        usage: coursebook merge-reports SHARD.json ... [options]
-
-        Joins the JSON reports of 'check --shard K/N --report FILE.json' (every K of one N, in
-        any order) into one verdict: the scenarios and findings of the whole course, as one
-        check of it reports them. Prints the findings and the tally like 'check'.
-
-        options:
-        \(optionLines(CommandLineTable.mergeReports))
-
-        exit status: 0 all passed, 1 a scenario or a lesson failed, 2 a report cannot be read,
-                     the reports do not make one whole course, or one claims what no shard
-                     holds (a scenario twice, a status its output does not bear out ...), 4 a
-                     report cannot be written, 64 wrong usage
-        """
+        """,
+        grammar: LanguageServerCommand.grammar, execute: LanguageServerCommand.execute)
 }
