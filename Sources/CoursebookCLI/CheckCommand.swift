@@ -70,7 +70,7 @@ enum CheckCommand {
 /// `coursebook build [COURSE_DIR] --out DIR [options]`
 enum BuildCommand {
     static let grammar = ArgumentGrammar(options: [
-        CommandLineTable.out(help: "the site's folder (required)", required: "the folder to write the site into") { options, folder in
+        CommandLineTable.out(help: "the site's folder", required: "the folder to write the site into") { options, folder in
             options.out = folder
         },
         CommandLineTable.noSearch(\.search),

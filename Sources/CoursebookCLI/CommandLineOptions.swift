@@ -251,9 +251,10 @@ extension Array {
     }
 }
 
-/// The option lines of a help text: names and value, then the help, in two columns.
+/// The option lines of a help text: names and value, then the help (and whether the option
+/// must be given), in two columns.
 func optionLines(_ table: [OptionRow]) -> String {
-    columns(table.map { ($0.shown, $0.help) })
+    columns(table.map { ($0.shown, $0.help + ($0.required == nil ? "" : " (required)")) })
 }
 
 /// Rows of two columns, indented by two: the left one as wide as `width` (the widest left
