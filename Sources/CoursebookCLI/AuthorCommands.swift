@@ -14,7 +14,7 @@ enum WatchCommand {
     ] + CommandLineTable.shared(\.shared), initial: WatchCommandOptions(), course: \.shared.course)
 
     static func execute(_ options: WatchCommandOptions, console: Console) -> ExitStatus {
-        let printer = ReportPrinter(console: console, command: "watch", style: .text)
+        let printer = ReportPrinter(console: console, command: Coursebook.watch.name, style: .text)
         let watch = CourseWatch(course: options.shared.course, shared: options.shared, out: options.out, search: options.search)
         do {
             try watch.run(starting: { changed in printChanges(changed, console: console) },
@@ -81,7 +81,7 @@ enum ServeCommand {
     ] + CommandLineTable.shared(\.shared), initial: ServeCommandOptions(), course: \.shared.course)
 
     static func execute(_ options: ServeCommandOptions, console: Console) -> ExitStatus {
-        let printer = ReportPrinter(console: console, command: "serve", style: .text)
+        let printer = ReportPrinter(console: console, command: Coursebook.serve.name, style: .text)
         let preview = CoursePreview(course: options.shared.course, shared: options.shared, port: options.port,
                                     search: options.search)
         var address = ""
@@ -120,7 +120,7 @@ enum NewCommand {
             console.out("next: write the scenario, then 'coursebook check \(lesson.path) --update' fills in its \(options.errors ? "errors block with the compiler's errors" : "output")")
             return .success
         } catch {
-            return ReportPrinter(console: console, command: "new", style: .text).print(error)
+            return ReportPrinter(console: console, command: Coursebook.new.name, style: .text).print(error)
         }
     }
 
@@ -162,7 +162,7 @@ enum MergeReportsCommand {
     }
 
     static func execute(_ options: MergeReportsOptions, console: Console) -> ExitStatus {
-        let printer = ReportPrinter(console: console, command: "merge-reports", style: options.format)
+        let printer = ReportPrinter(console: console, command: Coursebook.mergeReports.name, style: options.format)
         do {
             let merged = try Pipeline().mergeReports(options)
             for diagnostic in merged.diagnosticValues { printer.show(diagnostic) }

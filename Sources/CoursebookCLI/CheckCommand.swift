@@ -25,7 +25,7 @@ enum CheckCommand {
     }
 
     static func execute(_ options: CheckCommandOptions, console: Console) -> ExitStatus {
-        let printer = ReportPrinter(console: console, command: "check", style: options.shared.format)
+        let printer = ReportPrinter(console: console, command: Coursebook.check.name, style: options.shared.format)
         do {
             let checked = try Pipeline(endsWithTheProcess: true).check(options)
             printer.print(checked)
@@ -78,7 +78,7 @@ enum BuildCommand {
     initial: BuildCommandOptions(), course: \.shared.course)
 
     static func execute(_ options: BuildCommandOptions, console: Console) -> ExitStatus {
-        let printer = ReportPrinter(console: console, command: "build", style: options.shared.format)
+        let printer = ReportPrinter(console: console, command: Coursebook.build.name, style: options.shared.format)
         do {
             let built = try Pipeline(endsWithTheProcess: true).build(options)
             printer.print(built.checked)

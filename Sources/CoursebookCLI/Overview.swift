@@ -22,7 +22,7 @@ extension Coursebook {
         name: "help", arguments: "[COMMAND]",
         summary: "show help for a command",
         description: "Shows the overview of the commands, or the help of COMMAND (what 'coursebook COMMAND --help'\nshows).",
-        exitStatuses: "exit status: 0 shown, 64 no such command",
+        exitStatuses: [ExitNote(.success, "shown"), ExitNote(.usage, "no such command")],
         grammar: ArgumentGrammar(options: [], initial: HelpOptions()) { options, topics throws(UsageError) in
             guard topics.count <= 1 else { throw UsageError(message: "unexpected argument '\(topics[1])'") }
             options.topic = topics.first

@@ -29,8 +29,8 @@ struct Subcommand: Sendable {
     var summary: String
     /// The paragraph of its `--help`.
     var description: String
-    /// The last lines of its `--help`, from `exit status:` on.
-    var exitStatuses: String
+    /// What each exit status it can end with means for it: the last lines of its `--help`.
+    var exitStatuses: [ExitNote]
     var options: [OptionRow]
     private var body: @Sendable (Subcommand, [String], Console) -> ExitStatus
 
@@ -38,7 +38,7 @@ struct Subcommand: Sendable {
     /// `execute` with its typed options. `--help` prints its help; a wrong command line prints
     /// the problem and exits with the usage status.
     init<Options: Sendable>(name: String, arguments: String, optionsHint: String = "[options]", summary: String,
-                            description: String, exitStatuses: String, grammar: ArgumentGrammar<Options>,
+                            description: String, exitStatuses: [ExitNote], grammar: ArgumentGrammar<Options>,
                             execute: @escaping @Sendable (Options, Console) -> ExitStatus) {
         self.name = name
         self.arguments = arguments
@@ -84,9 +84,48 @@ struct Subcommand: Sendable {
         options:
         \(optionLines(options + [OptionRow.help]))
 
-        \(exitStatuses)
+        \(wrapped("exit status: ", exitStatuses.map(\.shown).joined(separator: ", ")))
         """
     }
+}
+
+/// What an exit status (or a few that mean one thing) means for one command.
+struct ExitNote: Sendable, Equatable {
+    var statuses: [ExitStatus]
+    var words: String
+
+    init(_ status: ExitStatus, _ words: String) {
+        self.init(statuses: [status], words: words)
+    }
+
+    init(statuses: [ExitStatus], words: String) {
+        self.statuses = statuses
+        self.words = words
+    }
+
+    /// The three signals that stop any command.
+    static let signals = ExitNote(statuses: [.hangUp, .interrupted, .terminated], words: "stopped by SIGHUP/SIGINT/SIGTERM")
+
+    /// For `watch` and `serve`, whose usual end a signal is.
+    var theUsualEnd: ExitNote { ExitNote(statuses: statuses, words: words + " (the usual end)") }
+
+    /// `129/130/143 stopped by SIGHUP/SIGINT/SIGTERM`.
+    var shown: String { statuses.map { String($0.rawValue) }.joined(separator: "/") + " " + words }
+}
+
+/// `lead` and then `text`, its words wrapped within 92 columns under the first one's start.
+func wrapped(_ lead: String, _ text: String) -> String {
+    var lines: [String] = []
+    var line = lead
+    for word in text.split(separator: " ") {
+        if line.count > lead.count, line.count + 1 + word.count > 92 {
+            lines.append(line)
+            line = String(repeating: " ", count: lead.count)
+        }
+        line += (line.count == lead.count ? "" : " ") + word
+    }
+    lines.append(line)
+    return lines.joined(separator: "\n")
 }
 
 /// How a command reads its arguments: its options' table, the options it starts from, what

@@ -17,12 +17,13 @@ extension Coursebook {
         rules that span the course (the numbering of limitation notes) are still judged on
         all of it.
         """,
-        exitStatuses: """
-        exit status: 0 all passed, 1 a scenario or a lesson failed, 2 the course cannot be read,
-                     4 a report cannot be written, 5 no Swift compiler, 6 the sandbox is
-                     required and cannot start, 64 wrong usage,
-                     129/130/143 stopped by SIGHUP/SIGINT/SIGTERM
-        """,
+        exitStatuses: [
+            ExitNote(.success, "all passed"), ExitNote(.checkFailed, "a scenario or a lesson failed"),
+            ExitNote(.courseUnreadable, "the course cannot be read"), ExitNote(.siteNotWritten, "a report cannot be written"),
+            ExitNote(.toolchainUnavailable, "no Swift compiler"),
+            ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start"), ExitNote(.usage, "wrong usage"),
+            .signals,
+        ],
         grammar: CheckCommand.grammar, execute: CheckCommand.execute)
 
     static let build = Subcommand(
@@ -33,13 +34,15 @@ extension Coursebook {
         site into DIR. A failed check or write leaves an existing DIR as it was. When pagefind
         is installed (pip install pagefind-bin), the site gets a search index.
         """,
-        exitStatuses: """
-        exit status: 0 written, 1 the check failed, 2 the course cannot be read,
-                     3 a template is invalid, 4 the site (or a report) cannot be written
-                     there, or pagefind, when installed, failed to index it,
-                     5 no Swift compiler, 6 the sandbox is required and cannot start,
-                     64 wrong usage, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM
-        """,
+        exitStatuses: [
+            ExitNote(.success, "written"), ExitNote(.checkFailed, "the check failed"),
+            ExitNote(.courseUnreadable, "the course cannot be read"), ExitNote(.templateInvalid, "a template is invalid"),
+            ExitNote(.siteNotWritten, "the site (or a report) cannot be written there, or pagefind, when installed, failed to index it"),
+            ExitNote(.toolchainUnavailable, "no Swift compiler"),
+            ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start"),
+            ExitNote(.searchTimedOut, "pagefind took longer than the search time limit"), ExitNote(.usage, "wrong usage"),
+            .signals,
+        ],
         grammar: BuildCommand.grammar, execute: BuildCommand.execute)
 
     static let watch = Subcommand(
@@ -53,12 +56,13 @@ extension Coursebook {
         round prints what changed and what 'check' prints. Ctrl-C stops it; nothing is left
         half-written.
         """,
-        exitStatuses: """
-        exit status: 2 the course folder is not there, 4 DIR cannot hold a site,
-                     5 no Swift compiler, 6 the sandbox is required and cannot start,
-                     7 the files cannot be watched, 64 wrong usage,
-                     129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (the usual end)
-        """,
+        exitStatuses: [
+            ExitNote(.courseUnreadable, "the course folder is not there"), ExitNote(.siteNotWritten, "DIR cannot hold a site"),
+            ExitNote(.toolchainUnavailable, "no Swift compiler"),
+            ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start"),
+            ExitNote(.watchOrServeUnavailable, "the files cannot be watched"), ExitNote(.usage, "wrong usage"),
+            .signals.theUsualEnd,
+        ],
         grammar: WatchCommand.grammar, execute: WatchCommand.execute)
 
     static let serve = Subcommand(
@@ -73,12 +77,12 @@ extension Coursebook {
         Host), and ends connections that idle or trickle (10 s) or pile up, so that a fresh
         request is always answered. Ctrl-C stops it and removes the temporary folder.
         """,
-        exitStatuses: """
-        exit status: 2 the course folder is not there, 5 no Swift compiler, 6 the sandbox is
-                     required and cannot start, 7 the port cannot be listened on or the files
-                     cannot be watched, 64 wrong usage,
-                     129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (the usual end)
-        """,
+        exitStatuses: [
+            ExitNote(.courseUnreadable, "the course folder is not there"), ExitNote(.toolchainUnavailable, "no Swift compiler"),
+            ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start"),
+            ExitNote(.watchOrServeUnavailable, "the port cannot be listened on or the files cannot be watched"),
+            ExitNote(.usage, "wrong usage"), .signals.theUsualEnd,
+        ],
         grammar: ServeCommand.grammar, execute: ServeCommand.execute)
 
     static let new = Subcommand(
@@ -93,10 +97,10 @@ extension Coursebook {
         'coursebook check --update' fills with the compiler's errors. An existing file is
         never written over.
         """,
-        exitStatuses: """
-        exit status: 0 written, 2 the course cannot be read, 4 the file cannot be written
-                     (or exists), 64 wrong usage
-        """,
+        exitStatuses: [
+            ExitNote(.success, "written"), ExitNote(.courseUnreadable, "the course cannot be read"),
+            ExitNote(.siteNotWritten, "the file cannot be written (or exists)"), ExitNote(.usage, "wrong usage"),
+        ],
         grammar: NewCommand.grammar, execute: NewCommand.execute)
 
     static let mergeReports = Subcommand(
@@ -107,12 +111,11 @@ extension Coursebook {
         any order) into one verdict: the scenarios and findings of the whole course, as one
         check of it reports them. Prints the findings and the tally like 'check'.
         """,
-        exitStatuses: """
-        exit status: 0 all passed, 1 a scenario or a lesson failed, 2 a report cannot be read,
-                     the reports do not make one whole course, or one claims what no shard
-                     holds (a scenario twice, a status its output does not bear out ...), 4 a
-                     report cannot be written, 64 wrong usage
-        """,
+        exitStatuses: [
+            ExitNote(.success, "all passed"), ExitNote(.checkFailed, "a scenario or a lesson failed"),
+            ExitNote(.courseUnreadable, "a report cannot be read, the reports do not make one whole course, or one claims what no shard holds (a scenario twice, a status its output does not bear out ...)"),
+            ExitNote(.siteNotWritten, "a report cannot be written"), ExitNote(.usage, "wrong usage"),
+        ],
         grammar: MergeReportsCommand.grammar, execute: MergeReportsCommand.execute)
 
     static let lsp = Subcommand(
@@ -126,9 +129,9 @@ extension Coursebook {
         "insert the missing output block" as quick fixes, hovers, go to definition, the
         lesson's outline and a lens above each scenario. Results share the course's cache.
         """,
-        exitStatuses: """
-        exit status: 0 after the client's shutdown and exit, 1 on exit without shutdown or when
-                     the input ends
-        """,
+        exitStatuses: [
+            ExitNote(.success, "after the client's shutdown and exit"),
+            ExitNote(.checkFailed, "on exit without shutdown or when the input ends"), ExitNote(.usage, "wrong usage"),
+        ],
         grammar: LanguageServerCommand.grammar, execute: LanguageServerCommand.execute)
 }

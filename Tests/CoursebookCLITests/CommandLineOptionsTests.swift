@@ -114,3 +114,42 @@ struct CommandLineOptionsTests {
         }
     }
 }
+
+/// The registry's commands: one name each, and help that lists the exit statuses they end with.
+struct SubcommandRegistryTests {
+    @Test func everyNameIsOneCommand() {
+        let names = Coursebook.commands.map(\.name)
+        #expect(Set(names).count == names.count, "\(names)")
+        #expect(Coursebook.commands.allSatisfy { command in
+            !Coursebook.topLevelOptions.contains { $0.names.contains(command.name) }
+        })
+    }
+
+    /// Every command refuses a wrong command line with 64, so its help says so; no status is
+    /// listed twice.
+    @Test func everyCommandsHelpListsTheUsageStatusOnce() {
+        for command in Coursebook.commands {
+            let statuses = command.exitStatuses.flatMap(\.statuses)
+            #expect(statuses.contains(.usage), "\(command.name)")
+            #expect(Set(statuses).count == statuses.count, "\(command.name)")
+            #expect(command.help.contains("\n" + wrapped("exit status: ", command.exitStatuses.map(\.shown).joined(separator: ", "))))
+        }
+        #expect(Coursebook.check.help.hasSuffix("""
+            exit status: 0 all passed, 1 a scenario or a lesson failed, 2 the course cannot be read, 4 a
+                         report cannot be written, 5 no Swift compiler, 6 the sandbox is required and
+                         cannot start, 64 wrong usage, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM
+            """))
+    }
+
+    /// A command's help and its usage errors go through the registry: `main` runs it by name.
+    @Test func dispatchRunsTheCommandOfTheName() {
+        for command in Coursebook.commands {
+            let console = RecordingConsole()
+            #expect(Coursebook.main([command.name, "--help"], console: console) == 0)
+            #expect(console.standardOutput == command.help + "\n")
+            let wrong = RecordingConsole()
+            #expect(Coursebook.main([command.name, "--no-such-option"], console: wrong) == 64)
+            #expect(wrong.standardError == "coursebook \(command.name): unknown option '--no-such-option'\nsee 'coursebook \(command.name) --help'\n")
+        }
+    }
+}
