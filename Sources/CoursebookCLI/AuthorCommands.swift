@@ -20,7 +20,8 @@ enum WatchCommand {
             try watch.run(starting: { changed in printChanges(changed, console: console) },
                           indexed: { printIndexed($0, printer: printer, console: console) }) { round in
                 printRound(round, printer: printer, console: console) { built in
-                    BuildCommand.printWritten(built, to: options.out ?? "", console: console)
+                    // A round builds a site only into the folder --out names.
+                    if let out = options.out { BuildCommand.printWritten(built, to: out, console: console) }
                 }
                 console.out("watching \(options.shared.course) for changes (Ctrl-C stops)")
             }
