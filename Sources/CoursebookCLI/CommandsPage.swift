@@ -28,7 +28,7 @@ enum CommandsPage {
             + Coursebook.topLevelOptions.map { option in
                 (option.names.map { cell("coursebook " + $0) }.joined(separator: ", "), option.help)
             }
-        return "| command | what it does |\n|---|---|\n" + rows.map { "| \($0.0) | \($0.1) |\n" }.joined()
+        return table(["command", "what it does"], rows)
     }
 
     /// A command's options and what the manual says of each; `--help` last.
@@ -37,7 +37,12 @@ enum CommandsPage {
             (option.names.map { cell($0 + (option.value.map { " \($0)" } ?? "")) }.joined(separator: ", "),
              option.manual + (option.required == nil ? "" : " (required)"))
         }
-        return "| option | meaning |\n|---|---|\n" + rows.map { "| \($0.0) | \($0.1) |\n" }.joined()
+        return table(["option", "meaning"], rows)
+    }
+
+    /// A Markdown table of two columns.
+    static func table(_ heading: [String], _ rows: [(String, String)]) -> String {
+        "| \(heading[0]) | \(heading[1]) |\n|---|---|\n" + rows.map { "| \($0.0) | \($0.1) |\n" }.joined()
     }
 
     /// Text as code in a table cell (a `|` in it escaped, so that it does not end the cell).
