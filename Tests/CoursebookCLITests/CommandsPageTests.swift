@@ -36,6 +36,18 @@ struct CommandsPageTests {
             .contains("| `--out DIR` | the site's folder (required) |\n"))
     }
 
+    /// Each command's section is headed by its usage line, and its options' table stands in
+    /// that section (after its heading, before the next one).
+    @Test func eachCommandsTableIsInTheSectionOfItsUsage() throws {
+        let page = try String(contentsOf: Self.page, encoding: .utf8)
+        for command in Coursebook.subcommands {
+            let heading = try #require(page.range(of: "\n## `\(command.usage)`\n"), "no heading '## `\(command.usage)`'")
+            let region = try #require(page.range(of: CommandsPage.begin("options of '\(command.name)'")))
+            let next = page.range(of: "\n## ", range: heading.upperBound..<page.endIndex)?.lowerBound ?? page.endIndex
+            #expect(heading.upperBound <= region.lowerBound && region.upperBound <= next, "\(command.name)")
+        }
+    }
+
     /// A page without a command's region, with a region left open, or with a region of a
     /// command that is not there is refused, naming the region.
     @Test func aRegionMissingOpenOrUnknownIsRefused() throws {
