@@ -13,7 +13,7 @@ import Testing
 @Suite(.serialized) struct SitePagesTests {
     static let versionMark = "SWIFT-VERSION"
 
-    @Test(arguments: ["site", "markdown", "must-fail", "docc-book", "swift-book", "patterns"])
+    @Test(arguments: ["site", "markdown", "must-fail", "docc-book", "swift-book", "patterns", "nested-book"])
     func pagesMatchTheGoldenFiles(fixture: String) throws {
         let golden = packageRoot.appendingPathComponent("Tests/Golden/\(fixture)")
         let (report, rendered) = try renderedFixture(fixture)
@@ -69,6 +69,27 @@ import Testing
         #expect(page.components(separatedBy: "<a class=\"group-note\" href=\"#group-shapes\" data-pagefind-ignore>continues the program begun above</a>").count == 8)
         // The scenario of its own says nothing of a group.
         #expect(page.components(separatedBy: "group-note").count == 9)
+    }
+
+    /// Listings in a list of steps and in DocC's asides (`Tests/Fixtures/nested-book`) are shown
+    /// as at the top level, inside their list item or callout: no hidden line on the lesson page
+    /// or the whole-course page (what the search index reads), the group's blocks linked to its
+    /// first, each output verified under its scenario.
+    @Test func blocksInListsAndAsidesAreShownAsAtTheTopLevel() throws {
+        let (report, files) = try renderedFixture("nested-book")
+        #expect(report.succeeded)
+        // The whole-course page prefixes a lesson's anchors with its name.
+        for (path, anchor) in [("01-steps.html", "group-shelf"), ("print.html", "01-steps--group-shelf")] {
+            let page = files.text(path)
+            for hidden in ["func</span> show(", "show(shelf", "pages = [", "320", "# ", "coursebook-code"] {
+                #expect(!page.contains(hidden), "\(path) shows '\(hidden)'")
+            }
+            #expect(page.contains("<li>\n<p>Declare the type that holds the books:</p>\n<figure class=\"scenario\" id=\"\(anchor)\">"), "\(path)")
+            #expect(page.components(separatedBy: "<a class=\"group-note\" href=\"#\(anchor)\" data-pagefind-ignore>continues the program begun above</a>").count == 3, "\(path)")
+            #expect(page.components(separatedBy: "<div class=\"output verified\"").count == 5, "\(path)")
+            #expect(page.contains("<p class=\"callout-title\">Note</p>\n<p>A scenario in an aside is a program of its own, and may hide its setup:</p>\n<figure class=\"scenario\">"), "\(path)")
+            #expect(page.contains("<li>\n<p>A list item may hold an illustration, which is shown and never run:</p>\n<figure class=\"illustration\">"), "\(path)")
+        }
     }
 
     /// A module block is shown as code labelled with its module's name, without its hidden
