@@ -458,14 +458,16 @@ private struct CommonValues: Sendable {
             }
             return .list(entries)
         }
+        // Each entry is rendered once for all the pages that list it as it is (all but its own).
         navEntries = course.lessons.enumerated().map { index, lesson in
-            [
+            let entry: TemplateRecord = [
                 "number": .text(String(index + 1)),
                 "title": .text(lesson.title ?? lesson.slug),
                 "href": .text(SitePages.pageHref(lesson)),
                 "current": .bool(false),
                 "sections": .list([]),
             ]
+            return entry.keepingRenderings()
         }
         noteGroups = course.lessons.enumerated().compactMap { number, lesson in
             guard let first = lesson.notes.first, let last = lesson.notes.last else { return nil }

@@ -1,6 +1,8 @@
+import CourseFiles
 import CourseModel
 
 import Foundation
+import Synchronization
 
 /// A page template in coursebook's small, strict syntax:
 ///
@@ -27,7 +29,9 @@ package struct Template: Sendable {
     indirect enum Node: Sendable {
         case literal(String)
         case value(path: [String], line: Int)
-        case each(path: [String], body: [Node], line: Int)
+        /// `memo`: what an item's rendering of the body is kept under, and the names the body
+        /// looks up (see `RenderMemo`).
+        case each(path: [String], body: [Node], line: Int, memo: EachMemo)
         case conditional(path: [String], then: [Node], otherwise: [Node], line: Int)
     }
 
@@ -82,7 +86,7 @@ package struct Template: Sendable {
                     throw TemplateError(template: template, line: line,
                                         message: "'\(path.joined(separator: "."))' is \(kind.noun); only text and HTML can be inserted")
                 }
-            case let .each(path, body, line):
+            case let .each(path, body, line, _):
                 guard case let .list(item) = try lookUp(path, in: scopes, template: template, line: line) else {
                     throw TemplateError(template: template, line: line,
                                         message: "'\(path.joined(separator: "."))' is not a list; #each needs one")
@@ -135,9 +139,20 @@ package struct Template: Sendable {
                 case .deferred(let html)?: html.produce { output.write($0) }
                 default: break
                 }
-            case .each(let path, let body, _):
+            case .each(let path, let body, _, let memo):
                 guard case let .list(items)? = value(path, in: scopes) else { continue }
                 for item in items {
+                    // An item that keeps its renderings, and holds every name the body looks up,
+                    // renders the same whatever is around it: once, then as kept.
+                    if let kept = item.memo, memo.names.allSatisfy({ item[$0] != nil }) {
+                        let html = kept.rendering(memo.id) {
+                            var alone = "", itemScopes = [item]
+                            render(body, scopes: &itemScopes, into: &alone)
+                            return alone
+                        }
+                        output.write(html)
+                        continue
+                    }
                     scopes.append(item)
                     render(body, scopes: &scopes, into: &output)
                     scopes.removeLast()
@@ -162,7 +177,7 @@ package struct Template: Sendable {
                 case .deferred(let html)?: if !html.isEmpty { return false }
                 default: break
                 }
-            case .each(let path, let body, _):
+            case .each(let path, let body, _, _):
                 guard case let .list(items)? = value(path, in: scopes) else { continue }
                 for item in items {
                     scopes.append(item)
@@ -189,6 +204,58 @@ package struct Template: Sendable {
             value = next
         }
         return value
+    }
+}
+
+extension Template {
+    /// The first names of every path the nodes look up, inside their blocks too.
+    static func names(in nodes: [Node]) -> Set<String> {
+        var names = Set<String>()
+        for node in nodes {
+            switch node {
+            case .literal: break
+            case .value(let path, _): names.insert(path[0])
+            case .each(let path, _, _, let memo):
+                names.insert(path[0])
+                names.formUnion(memo.names)
+            case .conditional(let path, let then, let otherwise, _):
+                names.insert(path[0])
+                names.formUnion(Self.names(in: then))
+                names.formUnion(Self.names(in: otherwise))
+            }
+        }
+        return names
+    }
+}
+
+/// What an `{{#each}}` block's renderings are kept under: a number of its own (among every
+/// block of every template), and the names its body looks up.
+struct EachMemo: Sendable {
+    private static let count = Atomic<Int>(0)
+    let id: Int
+    let names: Set<String>
+
+    init(names: Set<String>) {
+        id = Self.count.add(1, ordering: .relaxed).newValue
+        self.names = names
+    }
+}
+
+/// The renderings of one list item, kept for the pages that list it as it is (every lesson's
+/// page lists every lesson, and all but one entry are the same on each): one per `{{#each}}`
+/// block that renders it. Only an item that holds every name its block looks up is rendered
+/// through it, so what is kept depends on the item alone; changing the item drops it.
+package final class RenderMemo: Sendable {
+    private let kept = Locked<[Int: String]>([:])
+
+    package init() {}
+
+    /// The item's rendering by block `id`, made by `make` the first time.
+    func rendering(_ id: Int, make: () -> String) -> String {
+        if let known = kept.withLock({ $0[id] }) { return known }
+        let made = make()
+        kept.withLock { $0[id] = made }
+        return made
     }
 }
 
@@ -254,10 +321,25 @@ package indirect enum TemplateValue: Sendable, Equatable {
 package struct TemplateRecord: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     private var names: [String]
     private var values: [TemplateValue]
+    /// Where its renderings are kept (`keepingRenderings()`); any change to it lets them go.
+    fileprivate private(set) var memo: RenderMemo?
 
     package init(dictionaryLiteral elements: (String, TemplateValue)...) {
         names = elements.map(\.0)
         values = elements.map(\.1)
+    }
+
+    /// The record, its renderings by an `{{#each}}` kept for the next page that lists it
+    /// unchanged: for an item that many pages list. Its values must render the same every
+    /// time (no deferred HTML).
+    package func keepingRenderings() -> TemplateRecord {
+        var record = self
+        record.memo = RenderMemo()
+        return record
+    }
+
+    package static func == (lhs: TemplateRecord, rhs: TemplateRecord) -> Bool {
+        lhs.names == rhs.names && lhs.values == rhs.values
     }
 
     package subscript(name: String) -> TemplateValue? {
@@ -266,6 +348,7 @@ package struct TemplateRecord: Sendable, Equatable, ExpressibleByDictionaryLiter
             return nil
         }
         set {
+            memo = nil
             if let index = names.firstIndex(of: name) {
                 if let newValue { values[index] = newValue } else { names.remove(at: index); values.remove(at: index) }
             } else if let newValue {
@@ -387,7 +470,8 @@ private struct TemplateParser {
                                         message: "'{{/\(kind)}}' closes the '{{#\(block.kind)}}' opened at line \(block.line)")
                 }
                 append(kind == "each"
-                       ? .each(path: block.path, body: block.then, line: block.line)
+                       ? .each(path: block.path, body: block.then, line: block.line,
+                               memo: EachMemo(names: Template.names(in: block.then)))
                        : .conditional(path: block.path, then: block.then, otherwise: block.otherwise ?? [], line: block.line))
             }
         }

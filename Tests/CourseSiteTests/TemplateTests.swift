@@ -32,6 +32,26 @@ struct TemplateTests {
         #expect(try render(template, values) == "[a:x@Ty@T][b:]no <a href=\"p.html\">P</a>")
     }
 
+    /// A list item that keeps its renderings renders as it would without: on every page, and
+    /// anew once it is changed; a body that looks up a name outside the item is rendered with
+    /// the name's value of each page, never as kept.
+    @Test func keptRenderingsAreTheRenderings() throws {
+        let kept: TemplateRecord = ["name": .text("a<b"), "tags": .list([["tag": .text("x")]])]
+        let item = kept.keepingRenderings()
+        let own = try Template(name: "t.html", text: "{{#each items}}[{{name}}{{#each tags}}{{tag}}{{/each}}]{{/each}}", schema: schema)
+        let outer = try Template(name: "t.html", text: "{{#each items}}[{{name}}{{title}}]{{/each}}", schema: schema)
+        for title in ["one", "two"] {
+            #expect(own.render(["items": .list([item, item])]) == "[a&lt;bx][a&lt;bx]")
+            #expect(outer.render(["title": .text(title), "items": .list([item])]) == "[a&lt;b\(title)]")
+        }
+        var changed = item
+        changed["name"] = .text("c")
+        #expect(own.render(["items": .list([changed, item])]) == "[cx][a&lt;bx]")
+        var streamed = ""
+        own.render(["items": .list([item])], writing: { streamed += $0 })
+        #expect(streamed == "[a&lt;bx]")
+    }
+
     @Test(arguments: [
         ("<p>\n{{titel}}</p>", 2, "unknown placeholder 'titel' (known here: body, flag, items, link, title)"),
         ("{{items}}", 1, "'items' is a list; only text and HTML can be inserted"),

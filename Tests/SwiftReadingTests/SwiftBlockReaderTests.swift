@@ -1,5 +1,6 @@
 @testable import SwiftReading
 import CourseModel
+import CourseFiles
 import Foundation
 import TestSupport
 import Testing
@@ -96,6 +97,33 @@ struct SwiftBlockReaderTests {
         // A check asks for no HTML and reads none.
         let check = reader(folder, counts: second).read([(code, .problems)])
         #expect(check[0].highlighted == nil && check[0].problems == read[0].problems)
+    }
+
+    /// A check asks for no HTML, but the process that reads makes it anyway: with a store, it
+    /// comes back and is kept, so that the build after the check parses nothing for its
+    /// highlighting; the check itself is handed none. Without a store none is asked for.
+    @Test func aCheckReadingElsewhereKeepsTheHTMLForTheBuild() throws {
+        let folder = temporaryFolder("kept-html")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kinds = Locked<[UInt8]>([])
+        let elsewhere: SwiftReadingElsewhere = { requests in
+            kinds.withLock { $0 += requests.map { $0[0] } }
+            return requests.map { .success(SwiftBlockReader.answer($0)) }
+        }
+        let code = "let greeting = \"merhaba\"\nprint(greeting)\n"
+        func reader(_ store: URL?, _ counts: WorkCounts) -> SwiftBlockReader {
+            SwiftBlockReader(storeFolder: store?.path, toolVersion: "test", compilerVersion: "Swift version 0",
+                             onParse: { counts.swiftParses.add(1, ordering: .relaxed) }, elsewhere: elsewhere)
+        }
+        let check = reader(folder, WorkCounts()).read([(code, .problems)])
+        #expect(check[0].highlighted == nil)
+        let build = WorkCounts()
+        let page = reader(folder, build).read([(code, .highlighted)])
+        #expect(build.swiftParses.load(ordering: .relaxed) == 0)
+        #expect(page[0].highlighted == SwiftBlockReader.reading(of: code).highlighted)
+        #expect(kinds.withLock { $0 } == [1])
+        _ = reader(nil, WorkCounts()).read([(code, .problems)])
+        #expect(kinds.withLock { $0 } == [1, 0])
     }
 
     @Test func anEntryThatDoesNotVerifyIsReadAgain() throws {
