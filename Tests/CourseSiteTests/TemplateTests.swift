@@ -44,12 +44,18 @@ struct TemplateTests {
             #expect(own.render(["items": .list([item, item])]) == "[a&lt;bx][a&lt;bx]")
             #expect(outer.render(["title": .text(title), "items": .list([item])]) == "[a&lt;b\(title)]")
         }
+        // Two blocks (of one template, or of two) keep their renderings of one item apart;
+        // these two look up nothing but the item's own names, so they render it once.
+        let two = try Template(name: "t.html", text: "{{#each items}}({{name}}){{/each}}{{#each items}}<{{name}}>{{/each}}", schema: schema)
+        #expect(two.render(["items": .list([item])]) == "(a&lt;b)<a&lt;b>")
+        #expect(own.render(["items": .list([item])]) == "[a&lt;bx]")
         var changed = item
         changed["name"] = .text("c")
+        #expect(two.render(["items": .list([changed, item])]) == "(c)(a&lt;b)<c><a&lt;b>")
         #expect(own.render(["items": .list([changed, item])]) == "[cx][a&lt;bx]")
         var streamed = ""
-        own.render(["items": .list([item])], writing: { streamed += $0 })
-        #expect(streamed == "[a&lt;bx]")
+        two.render(["items": .list([item])], writing: { streamed += $0 })
+        #expect(streamed == "(a&lt;b)<a&lt;b>")
     }
 
     @Test(arguments: [

@@ -92,7 +92,11 @@ struct SwiftBlockReaderTests {
         let second = WorkCounts()
         let again = reader(folder, counts: second).read([(code, .highlighted), (broken, .highlighted)])
         #expect(second.swiftParses.load(ordering: .relaxed) == 0)
-        #expect(again == [read[1], read[2]])
+        // What was asked for problems only is handed no HTML, but the HTML was kept.
+        #expect(read[2].highlighted == nil && again[1].highlighted == "<span class=\"tok-keyword\">let</span> x = (\n")
+        var broken2 = again[1]
+        broken2.highlighted = nil
+        #expect([again[0], broken2] == [read[1], read[2]])
         #expect(again[1].problems.isEmpty == false)
         // A check asks for no HTML and reads none.
         let check = reader(folder, counts: second).read([(code, .problems)])
