@@ -172,12 +172,12 @@ screenshots:
 	@scripts/screenshots $(SHOTS)/site $(SHOTS)
 	@echo "screenshots of every page at 360, 768 and 1440 px (light and dark) and a printed lesson: $(SHOTS)/"
 
-# The screenshots the repository keeps (two lessons and the index at 360, 768 and 1440 px,
+# The screenshots the repository keeps (two lessons and the summary table at 360, 768 and 1440 px,
 # light and dark, and the first lesson printed to PDF), made anew.
 docs-screenshots: build
 	@$(RELEASE) build $(COURSE) --out $(SHOTS)/site > /dev/null
 	@rm -f docs/screenshots/*.png docs/screenshots/*.pdf
-	@scripts/screenshots $(SHOTS)/site docs/screenshots 01-yerel-durum.html 04-ortam.html 07-ozet-tablosu.html
+	@scripts/screenshots $(SHOTS)/site docs/screenshots 01-yerel-durum.html 05-ortam.html 08-ozet-tablosu.html
 
 clean:
 	rm -rf .build $(SITE)

@@ -2,7 +2,8 @@ import CourseModel
 
 /// `--update`: new content for fenced blocks of one lesson file, spliced into its bytes. Every
 /// byte outside the rewritten blocks stays as it was (BOM, CRLF, trailing spaces, other
-/// fences); the new lines take the line end and the indent of the block's own fence.
+/// fences); the new lines take the line end and the indent of the block's own fence, and
+/// inside a list item or a quote the marks its own lines have (`> `, the item's indent).
 package enum BlockRewrite {
     package struct Edit: Sendable, Equatable {
         package enum Kind: Sendable, Equatable {
@@ -52,7 +53,7 @@ package enum BlockRewrite {
                 let first = block.line + 1
                 let closing = first + block.codeLineCount
                 let needed = fenceLength(for: edit.code, fence: fence)
-                var bytes = codeLines(edit.code, indent: fence.indent, lineEnd: lineEnd)
+                var bytes = codeLines(edit.code, prefix: try linePrefix(of: block, fence: fence, in: source), lineEnd: lineEnd)
                 var range = source.startOffset(ofLine: first)..<source.startOffset(ofLine: closing)
                 if needed > fence.length {
                     // The new code holds a line that would close the fence: lengthen both fences.
@@ -79,15 +80,19 @@ package enum BlockRewrite {
                 }
                 let lineEnd = lineEnd(ofLine: scenario.line, in: source)
                 let after = source.lines[closing - 1]
-                let indent = [UInt8](repeating: UInt8(ascii: " "), count: fence.indent)
+                let prefix = try linePrefix(of: scenario, fence: fence, in: source)
                 let length = fenceLength(for: edit.code, fence: Fence(character: UInt8(ascii: "`"), length: 3, indent: fence.indent))
                 let marks = [UInt8](repeating: UInt8(ascii: "`"), count: length)
                 var bytes = after.end.isEmpty ? lineEnd : []
-                bytes += lineEnd + indent + marks + Array("output".utf8) + lineEnd
-                bytes += codeLines(edit.code, indent: fence.indent, lineEnd: lineEnd)
-                bytes += indent + marks + lineEnd
-                // The new block opens two lines below the scenario's closing fence.
-                splices.append((after.whole.upperBound..<after.whole.upperBound, bytes, edit, { _ in closing + 2 }))
+                // A blank line before the new block, but in a list item: there it would make a
+                // tight list loose (its items' paragraphs shown apart), so the block follows at once.
+                let blankLine = scenario.container == nil || !prefix.blank.isEmpty
+                if blankLine { bytes += prefix.blank + lineEnd }
+                bytes += prefix.line + marks + Array("output".utf8) + lineEnd
+                bytes += codeLines(edit.code, prefix: prefix, lineEnd: lineEnd)
+                bytes += prefix.line + marks + lineEnd
+                // The new block opens one or two lines below the scenario's closing fence.
+                splices.append((after.whole.upperBound..<after.whole.upperBound, bytes, edit, { _ in closing + (blankLine ? 2 : 1) }))
             }
         }
 
@@ -121,12 +126,42 @@ package enum BlockRewrite {
         return end.isEmpty ? source.preferredLineEnd : Array(source.bytes[end])
     }
 
-    /// The code as lines, each with the fence's indent and the given line end.
-    private static func codeLines(_ code: String, indent: Int, lineEnd: [UInt8]) -> [UInt8] {
-        let prefix = [UInt8](repeating: UInt8(ascii: " "), count: indent)
+    /// What stands before each line written into a block: `line` before a line of code, `blank`
+    /// alone on an empty one.
+    struct LinePrefix: Equatable {
+        var line: [UInt8]
+        var blank: [UInt8]
+    }
+
+    /// The prefix of the lines of `block`: the fence's indent at the top level. Inside a list item
+    /// or a quote, what its opening fence has before it, a list item's marker made spaces
+    /// (`> ` for a quote, `   ` for `1. `, `>    ` for `> 1. `): the container's marks and the
+    /// fence's indent, which every line of code needs to stay in the block as written. An empty
+    /// line keeps what holds it in its container (`>`). Tabs among the marks, which cmark-gfm
+    /// reads as spaces to the next tab stop, cannot be written back as they were read.
+    static func linePrefix(of block: CodeBlock, fence: Fence, in source: SourceText) throws(Unplaceable) -> LinePrefix {
+        guard block.container != nil else {
+            return LinePrefix(line: [UInt8](repeating: UInt8(ascii: " "), count: fence.indent), blank: [])
+        }
+        let opening = source.content(ofLine: block.line)
+        guard let start = opening.firstIndex(of: fence.character) else {
+            throw Unplaceable(line: block.line, reason: "the block's opening fence is not where it was read")
+        }
+        let marks = opening[..<start]
+        if marks.contains(UInt8(ascii: "\t")) {
+            throw Unplaceable(line: block.line, reason: "a tab stands before the fence of the block at line \(block.line) inside a list or a quote; indent with spaces, or write the block by hand")
+        }
+        let line = marks.map { $0 == UInt8(ascii: ">") ? $0 : UInt8(ascii: " ") }
+        var blank = line[...]
+        while blank.last == UInt8(ascii: " ") { blank = blank.dropLast() }
+        return LinePrefix(line: line, blank: Array(blank))
+    }
+
+    /// The code as lines, each after the prefix and with the given line end.
+    private static func codeLines(_ code: String, prefix: LinePrefix, lineEnd: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = []
         for line in LineDiff.lines(code) {
-            bytes += (line.isEmpty ? [] : prefix) + Array(line.utf8) + lineEnd
+            bytes += (line.isEmpty ? prefix.blank : prefix.line) + Array(line.utf8) + lineEnd
         }
         return bytes
     }

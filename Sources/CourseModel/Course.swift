@@ -52,11 +52,16 @@ package struct CourseConfig: Sendable, Equatable {
     /// The lesson file that is the course's glossary (`08-glossary.md`), nil for none: its
     /// two-column tables are shown as definition lists, and the lessons link its terms.
     package var glossary: String?
+    /// What a page says it is, by lesson file, for pages that are no numbered lesson
+    /// (`"08-ozet.md": "Özet"`, `"10-ek.md": "Ek"`): their eyebrow says this instead of
+    /// "Lesson N", and the contents show it in place of their number.
+    package var labels: [String: String]
 
     package init(title: String, language: String, core: [String], description: String? = nil,
                  templates: String? = nil, typography: Typography = .plain,
                  limitNotes: LimitNotePolicy = .required, diagrams: DiagramPolicy = .on,
-                 languageMode: LanguageMode? = nil, glossary: String? = nil) {
+                 languageMode: LanguageMode? = nil, glossary: String? = nil,
+                 labels: [String: String] = [:]) {
         self.languageMode = languageMode
         self.title = title
         self.language = language
@@ -67,6 +72,7 @@ package struct CourseConfig: Sendable, Equatable {
         self.limitNotes = limitNotes
         self.diagrams = diagrams
         self.glossary = glossary
+        self.labels = labels
     }
 }
 

@@ -39,8 +39,8 @@ extension DiagnosticID {
             return .init(.warning, "'skip' applies only to 'swift scenario' blocks",
                          fix: "Remove `skip`, or make the block a `swift scenario skip`.")
         case .nestedBlock:
-            return .init(.warning, "a 'swift scenario' block inside a list or a quote is shown as it is and not checked; put it at the top level",
-                         fix: "Move the block out of the list or quote so that it starts at the left margin.")
+            return .init(.warning, "a 'swift scenario' block inside a footnote is shown as it is and not checked; put it in the lesson's text (a list item or a quote is fine)",
+                         fix: "Move the block out of the footnote into the lesson's text; inside a list item or a quote it is checked as at the top level.")
         case .footnoteUndefined:
             return .init(.warning, "footnote '[^source]' has no definition; add a line '[^source]: ...' (it is shown as text)",
                          fix: "Add the footnote's definition, or remove the reference.")
@@ -73,7 +73,7 @@ extension DiagnosticID {
                          fix: "Run `coursebook check --update` to write what the scenario prints, read it, and keep it.")
         case .outputWithoutScenario:
             return .init(.error, "'output' block has no scenario above it",
-                         fix: "Put the `output` block after the `swift scenario` block it belongs to, or remove it.")
+                         fix: "Put the `output` block after the `swift scenario` block it belongs to, in the same list item or quote when the scenario stands in one, or remove it.")
         case .outputRepeated:
             return .init(.error, "second 'output' block for the scenario at line 7; a scenario has exactly one",
                          fix: "Keep one `output` block per scenario (in a group, one after each block that prints).")
@@ -222,7 +222,7 @@ extension DiagnosticID {
             return .init(.warning, "section 'Turning a Page' holds a scenario but no limitation note; say what the measurement did not cover ('DRn. ...') or cite an earlier note ('DRn')",
                          fix: "Add a `DRn.` paragraph that says what the measurement left out, or cite an earlier note; a course that teaches rather than measures sets `\"limitNotes\": \"optional\"`.")
         case .updateFailed:
-            return .init(.error, "cannot update: the block at line 17 is inside a list",
+            return .init(.error, "cannot update: a tab stands before the fence of the block at line 17 inside a list or a quote; indent with spaces, or write the block by hand",
                          fix: "Write the block by hand where `--update` cannot, as the message says.")
         case .lessonChanged:
             return .init(.error, "the lesson changed while the check ran, so it was not updated; check it again (with --update) to update what it holds now",

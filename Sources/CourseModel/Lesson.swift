@@ -165,9 +165,12 @@ package struct CodeBlock: Sendable, Equatable {
     /// How many bytes of each content line's source line come before the code itself (a fence
     /// indent, a quote marker): added to a column inside the code to find it in the file.
     package var columnOffsets: [Int]
+    /// The list item or quote that holds it, by its place among the lesson's containers; nil
+    /// at the top level. A scenario's `output` block stands in the same one.
+    package var container: Int?
 
     package init(id: Int, role: CodeBlockRole, language: String, attributes: [String], code: String,
-                 line: Int, fence: Fence?, columnOffsets: [Int]) {
+                 line: Int, fence: Fence?, columnOffsets: [Int], container: Int? = nil) {
         self.id = id
         self.role = role
         self.language = language
@@ -176,6 +179,7 @@ package struct CodeBlock: Sendable, Equatable {
         self.line = line
         self.fence = fence
         self.columnOffsets = columnOffsets
+        self.container = container
     }
 
     /// The line of the first line of code.

@@ -9,9 +9,11 @@ import Foundation
 /// In a picture every view is a box, parents above children. A view that recomputed is filled
 /// in its cause's colour, carries the cause's mark and has the cause written under its name, so
 /// colour is never the only signal; a skipped view is a plain dashed box. Each picture says the
-/// same in words to assistive technology (`role="img"`, `aria-label`, `<title>`). Colours come
-/// from the stylesheet (light, dark, print), with the light ones written on the elements too, so
-/// that a picture reads without it.
+/// same in words to assistive technology (`role="img"`, `aria-label`; no `<title>` beside it,
+/// which a screen reader would read a second time as the description and which cost a lesson
+/// page a tenth of its diagrams' bytes). Colours come from the stylesheet (light, dark, print),
+/// with the light ones written on the elements too, so that a picture reads without it; what
+/// every name shares (font, size, centring) is written once on the picture and inherited.
 package enum ChangeDiagramDrawing {
     /// The causes the classifier knows, in the order a legend lists them.
     static let causes = ["yerel", "ebeveyn", "gozlem", "ortam", "kural-disi", "olcum-disi"]
@@ -192,8 +194,10 @@ package enum ChangeDiagramDrawing {
         // Whole pixels: HTML's width and height take no fractions.
         let width = number(layout.width.rounded(.up)), height = number(layout.height.rounded(.up))
         let smallest = min((layout.width * smallestScale).rounded(.up), layout.width.rounded(.up))
-        var svg = "<svg class=\"\(kind)\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"\(escapeHTML(label))\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" style=\"min-width:\(number(smallest))px;font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace\">\n"
-        svg += "<title>\(escapeHTML(label))</title>\n"
+        // The font as a presentation attribute of one group (HTML's validators know none on
+        // `<svg>` itself): the stylesheet's `--mono` wins over it where the stylesheet is loaded,
+        // plain monospace where it is not. Names inherit their size and centring from it.
+        var svg = "<svg class=\"\(kind)\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"\(escapeHTML(label))\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" style=\"min-width:\(number(smallest))px\">\n<g font-family=\"monospace\" font-size=\"\(number(nameSize))\" text-anchor=\"middle\">\n"
         if !layout.edges.isEmpty {
             let path = layout.edges.map { edge in
                 let points = layout.edgePoints(edge)
@@ -206,7 +210,7 @@ package enum ChangeDiagramDrawing {
         for (index, view) in diagram.tree.views.enumerated() {
             svg += box(view.name, cause: causeOf[view.name], at: layout.boxes[index])
         }
-        return svg + "</svg>"
+        return svg + "</g>\n</svg>"
     }
 
     /// A view's box: filled, marked and labelled with its cause when it recomputed, plain and
@@ -216,7 +220,7 @@ package enum ChangeDiagramDrawing {
         let rect = "x=\"\(number(x))\" y=\"\(number(y))\" width=\"\(number(box.width))\" height=\"\(number(box.height))\" rx=\"6\""
         guard let cause else {
             return """
-                <g class="view skipped"><rect \(rect) fill="none" stroke="\(rule)" stroke-dasharray="4 3"></rect><text x="\(number(box.centerX))" y="\(number(y + 24.5))" text-anchor="middle" font-size="\(number(nameSize))" fill="\(muted)">\(escapeHTML(name))</text></g>
+                <g class="view skipped"><rect \(rect) fill="none" stroke="\(rule)" stroke-dasharray="4 3"></rect><text x="\(number(box.centerX))" y="\(number(y + 24.5))" fill="\(muted)">\(escapeHTML(name))</text></g>
 
                 """
         }
@@ -226,7 +230,7 @@ package enum ChangeDiagramDrawing {
         let causeWidth = textWidth(cause, size: causeSize)
         let markX = (box.centerX - (markSize + markGap + causeWidth) / 2).rounded()
         return """
-            <g class="view recomputed \(kind)"><rect \(rect) fill="\(colour.fill)" stroke="\(colour.strong)" stroke-width="1.5"></rect><text x="\(number(box.centerX))" y="\(number(y + 17))" text-anchor="middle" font-size="\(number(nameSize))" font-weight="700" fill="\(ink)">\(escapeHTML(name))</text>\(mark(cause, x: markX, y: y + 23, size: markSize, colour: colour.strong))<text class="cause" x="\(number(markX + markSize + markGap))" y="\(number(y + 33))" font-size="\(number(causeSize))" fill="\(ink)">\(escapeHTML(cause))</text></g>
+            <g class="view recomputed \(kind)"><rect \(rect) fill="\(colour.fill)" stroke="\(colour.strong)" stroke-width="1.5"></rect><text x="\(number(box.centerX))" y="\(number(y + 17))" font-weight="700" fill="\(ink)">\(escapeHTML(name))</text>\(mark(cause, x: markX, y: y + 23, size: markSize, colour: colour.strong))<text class="cause" x="\(number(markX + markSize + markGap))" y="\(number(y + 33))" text-anchor="start" font-size="\(number(causeSize))" fill="\(ink)">\(escapeHTML(cause))</text></g>
 
             """
     }

@@ -90,8 +90,17 @@ struct LessonBody {
         // An output (or errors) block that a `<details>` hides (an exercise: predict first, then
         // open) is shown where it stands, with the rest of what its scenario must do, not in
         // its scenario's figure.
+        // A block inside a list item or a quote stands in the HTML of its container.
+        let nestedPieces = blocks.flatMap { block -> [NestedCodeBlock.Piece] in
+            switch block {
+            case let .html(fragment, _), let .callout(_, _, fragment): NestedCodeBlock.pieces(of: fragment)
+            default: []
+            }
+        }
         let inDetails = Set(blocks.compactMap { block -> Int? in
             if case .code(let id, inDetails: true) = block { id } else { nil }
+        } + nestedPieces.compactMap { piece -> Int? in
+            if case .code(let id, inDetails: true) = piece { id } else { nil }
         })
         let outputsApart = Set(lesson.scenarios.compactMap { scenario -> Int? in
             guard let first = scenario.expectation.blocks.first, inDetails.contains(first.id),
@@ -99,6 +108,23 @@ struct LessonBody {
             return first.id
         })
         var coreShown = context.coreShownBefore
+        func codeBlock(_ id: Int) -> String {
+            let code = lesson.codeBlocks[id]
+            if code.role == .output || code.role == .errors || code.role == .trap, let scenario = scenarioOfOutput[id] {
+                // An output block is shown inside its scenario's figure, or apart.
+                return outputsApart.contains(id) ? Self.output(of: scenario, context: context) : ""
+            }
+            return Self.figure(for: code, in: lesson, context: context, coreShown: &coreShown, outputApart: outputsApart)
+        }
+        // The HTML of a list or a quote with its code blocks put in, prose linked to the glossary.
+        func withCodeBlocks(_ fragment: String, prose: (String) -> String) -> String {
+            NestedCodeBlock.pieces(of: fragment).map { piece in
+                switch piece {
+                case .html(let html): prose(html)
+                case .code(let id, _): codeBlock(id)
+                }
+            }.joined()
+        }
 
         for block in blocks {
             switch block {
@@ -116,14 +142,7 @@ struct LessonBody {
                 let linkName = escapeHTML(context.words.sectionLink(text))
                 html += "<div class=\"heading\"><h\(level) id=\"\(anchor)\">\(innerHTML)</h\(level)><a class=\"anchor\" href=\"#\(anchor)\" aria-label=\"\(linkName)\" data-pagefind-ignore>#</a></div>\n"
             case .code(let id, _):
-                let code = lesson.codeBlocks[id]
-                if code.role == .output || code.role == .errors || code.role == .trap, let scenario = scenarioOfOutput[id] {
-                    // An output block is shown inside its scenario's figure, or apart.
-                    if outputsApart.contains(id) { html += Self.output(of: scenario, context: context) }
-                    continue
-                }
-                html += Self.figure(for: code, in: lesson, context: context, coreShown: &coreShown,
-                                    outputApart: outputsApart)
+                html += codeBlock(id)
             case let .limitNote(number, innerHTML):
                 let label = "DR\(number)"
                 if sections.isEmpty { leadingNotes.append(number) } else { sections[sections.count - 1].notes.append(number) }
@@ -142,7 +161,7 @@ struct LessonBody {
                 // DocC's alike: titled in the course's language (or as the author titled a DocC
                 // aside of a kind DocC does not know), drawn in its kind's style.
                 let title = ownTitle ?? context.words.calloutTitles[kind] ?? kind.marker
-                html += "<div class=\"callout callout-\(kind.style.rawValue)\" role=\"note\">\n<p class=\"callout-title\">\(escapeHTML(title))</p>\n\(terms(inner))</div>\n"
+                html += "<div class=\"callout callout-\(kind.style.rawValue)\" role=\"note\">\n<p class=\"callout-title\">\(escapeHTML(title))</p>\n\(withCodeBlocks(inner, prose: terms))</div>\n"
             case let .footnotes(section, _):
                 html += section.replacingOccurrences(of: "aria-label=\"Back to content\"",
                                                      with: "aria-label=\"\(escapeHTML(context.words.footnoteBack))\"")
@@ -164,7 +183,9 @@ struct LessonBody {
                     html += terms(table.html())
                 } else {
                     // A table inside a list or a quote scrolls sideways: a keyboard can reach it.
-                    html += terms(fragment.contains("<table>") ? fragment.replacingOccurrences(of: "<table>", with: "<table tabindex=\"0\">") : fragment)
+                    html += withCodeBlocks(fragment) { prose in
+                        terms(prose.contains("<table>") ? prose.replacingOccurrences(of: "<table>", with: "<table tabindex=\"0\">") : prose)
+                    }
                 }
             }
         }

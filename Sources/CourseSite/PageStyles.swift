@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Which stylesheets a page links: `style.css`, which every page links (the layout, prose,
 /// code, outputs, notes, search), and after it each part sheet whose styles the page holds
 /// something for. A lesson without a refusal, a diagram or an aside does not download their
@@ -25,6 +21,8 @@ package struct PageStyles: Equatable, Sendable {
         Part(file: "style-diagrams.css", markers: ["class=\"diagrams"]),
         Part(file: "style-callouts.css", markers: ["class=\"callout"]),
         Part(file: "style-placeholders.css", markers: ["class=\"tok-placeholder"]),
+        // A table's element itself (a table of a lesson has no class), and the glossary's list.
+        Part(file: "style-tables.css", markers: ["<table", "class=\"glossary"]),
     ]
 
     /// The part sheets (their files in the templates folder) the page needs, in link order.
@@ -35,39 +33,51 @@ package struct PageStyles: Equatable, Sendable {
         files = Self.parts(in: Array(html.utf8)).map { Self.parts[$0].file }
     }
 
-    /// Every marker begins with this: the page is read once, from one `class="` to the next.
-    static let markerStart = Array("class=\"".utf8)
-    /// Each marker without `markerStart`, with the part it belongs to.
-    static let markerRests: [(rest: [UInt8], part: Int)] = parts.indices.flatMap { index in
-        parts[index].markers.map { marker in
-            precondition(marker.utf8.starts(with: markerStart), "a part sheet's marker begins with class=\"")
-            return (Array(marker.utf8.dropFirst(markerStart.count)), index)
+    /// A marker as the one pass looks for it: the byte it is found by (its first quote or
+    /// `<`), the bytes before that byte and those from it on, and the part it belongs to.
+    struct Marker {
+        let anchor: UInt8
+        let before: [UInt8]
+        let rest: [UInt8]
+        let part: Int
+    }
+
+    static let anchorBytes: Set<UInt8> = [UInt8(ascii: "\""), UInt8(ascii: "<")]
+    static let markers: [Marker] = parts.indices.flatMap { index in
+        parts[index].markers.map { text in
+            let bytes = Array(text.utf8)
+            guard let at = bytes.firstIndex(where: anchorBytes.contains) else {
+                preconditionFailure("a part sheet's marker holds a quote or a '<': \(text)")
+            }
+            return Marker(anchor: bytes[at], before: Array(bytes[..<at]), rest: Array(bytes[at...]), part: index)
         }
     }
+    /// For each byte value, the markers found by it.
+    static let markersByAnchor: [[Marker]] = (0...255).map { byte in markers.filter { $0.anchor == byte } }
 
     /// The indices of the parts whose markers `bytes` holds, in order: one pass over the bytes
     /// (on the UTF-8 bytes: Foundation's `contains` on a String goes through NSString, UTF-16
     /// and locale-aware, and took 7 s of a 100-lesson build's 9 s of CPU; and a scan per marker
-    /// read each page thirteen times, an eighth of a 1000-lesson build's CPU).
+    /// read each page thirteen times, an eighth of a 1000-lesson build's CPU). Every marker
+    /// holds its anchor byte, so wherever it stands the pass stops on that byte and sees it.
     static func parts(in bytes: [UInt8]) -> [Int] {
         var found = [Bool](repeating: false, count: parts.count)
         var left = parts.count
+        let byAnchor = markersByAnchor
         bytes.withUnsafeBufferPointer { hay in
-            guard let base = hay.baseAddress else { return }
-            let start = markerStart, quote = UInt8(ascii: "\"")
-            // `class="` ends in the only quote of the marker's start: from quote to quote.
-            var position = start.count - 1
-            while position < hay.count, left > 0,
-                  let hit = memchr(base + position, Int32(quote), hay.count - position) {
-                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                position = at + 1
-                guard at >= start.count - 1,
-                      (0..<(start.count - 1)).allSatisfy({ hay[at - (start.count - 1) + $0] == start[$0] }) else { continue }
-                for (rest, part) in markerRests where !found[part] && hay.count - position >= rest.count
-                    && rest.indices.allSatisfy({ hay[position + $0] == rest[$0] }) {
-                    found[part] = true
-                    left -= 1
+            var position = 0
+            while position < hay.count, left > 0 {
+                let candidates = byAnchor[Int(hay[position])]
+                if !candidates.isEmpty {
+                    for marker in candidates where !found[marker.part]
+                        && position >= marker.before.count && hay.count - position >= marker.rest.count
+                        && marker.before.indices.allSatisfy({ hay[position - marker.before.count + $0] == marker.before[$0] })
+                        && marker.rest.indices.allSatisfy({ hay[position + $0] == marker.rest[$0] }) {
+                        found[marker.part] = true
+                        left -= 1
+                    }
                 }
+                position += 1
             }
         }
         return found.indices.filter { found[$0] }

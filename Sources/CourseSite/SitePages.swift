@@ -271,6 +271,8 @@ package enum SitePages {
         index["lessons"] = .list(course.lessons.enumerated().map { number, lesson in
             [
                 "number": .text(String(number + 1)),
+                "label": .text(SitePages.label(of: lesson, number: number, course: course, words: words)),
+                "numbered": .bool(course.config.labels[lesson.fileName] == nil),
                 "title": .text(title(lesson)),
                 "href": .text(pageHref(lesson)),
                 "introduction": .html(rendered[number].body.introduction),
@@ -303,6 +305,8 @@ package enum SitePages {
             let body = rendered[number].body
             values["lesson"] = .record([
                 "number": .text(String(number + 1)),
+                "label": .text(SitePages.label(of: lesson, number: number, course: course, words: words)),
+                "numbered": .bool(course.config.labels[lesson.fileName] == nil),
                 "title": .text(title(lesson)),
                 "body": .html(body.html),
                 "sections": values["pageMap"] ?? .list([]),
@@ -363,6 +367,8 @@ package enum SitePages {
             let body = rendered[number].body.html, slug = lesson.slug
             return [
                 "number": .text(String(number + 1)),
+                "label": .text(SitePages.label(of: lesson, number: number, course: course, words: words)),
+                "numbered": .bool(course.config.labels[lesson.fileName] == nil),
                 "title": .text(title(lesson)),
                 "id": .text(slug),
                 // Relinking keeps every byte outside the attributes it changes: empty only when
@@ -427,6 +433,14 @@ func footnotesPointing(to page: String, in html: String) -> String {
 
 /// The values every page template sees. The navigation lists every lesson on every page; its
 /// entries are made once and only the current one differs from page to page.
+extension SitePages {
+    /// What a page says it is above its title: the label `course.json` gives its file (a
+    /// summary, a glossary, an appendix), else "Lesson N" in the course's language.
+    static func label(of lesson: Lesson, number: Int, course: Course, words: SiteWords) -> String {
+        course.config.labels[lesson.fileName] ?? "\(words.lesson) \(number + 1)"
+    }
+}
+
 private struct CommonValues: Sendable {
     var shared: TemplateRecord
     var navEntries: [TemplateRecord]
@@ -462,6 +476,8 @@ private struct CommonValues: Sendable {
         navEntries = course.lessons.enumerated().map { index, lesson in
             let entry: TemplateRecord = [
                 "number": .text(String(index + 1)),
+                "label": .text(SitePages.label(of: lesson, number: index, course: course, words: words)),
+                "numbered": .bool(course.config.labels[lesson.fileName] == nil),
                 "title": .text(lesson.title ?? lesson.slug),
                 "href": .text(SitePages.pageHref(lesson)),
                 "current": .bool(false),

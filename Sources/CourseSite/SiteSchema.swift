@@ -35,7 +35,7 @@ package enum SiteSchema {
         "swiftVersion": .text,
         "words": words,
         "nav": .list(TemplateSchema([
-            "number": .text, "title": .text, "href": .text, "current": .bool,
+            "number": .text, "label": .text, "numbered": .bool, "title": .text, "href": .text, "current": .bool,
             "sections": .list(mapEntry),
         ])),
         "pageMap": .list(mapEntry),
@@ -53,7 +53,8 @@ package enum SiteSchema {
 
     package static let index = TemplateSchema(common.merging([
         "lessons": .list(TemplateSchema([
-            "number": .text, "title": .text, "href": .text, "introduction": .html, "summary": .html,
+            "number": .text, "label": .text, "numbered": .bool, "title": .text, "href": .text,
+            "introduction": .html, "summary": .html,
             "scenarioCount": .text, "noteCount": .text,
         ])),
         "description": .text,
@@ -64,7 +65,8 @@ package enum SiteSchema {
 
     package static let lesson = TemplateSchema(common.merging([
         "lesson": .record(TemplateSchema([
-            "number": .text, "title": .text, "body": .html, "sections": .list(mapEntry),
+            "number": .text, "label": .text, "numbered": .bool, "title": .text, "body": .html,
+            "sections": .list(mapEntry),
             "scenarioCount": .text,
         ])),
         "previous": .record(link),
@@ -84,7 +86,8 @@ package enum SiteSchema {
     package static let print = TemplateSchema(common.merging([
         "description": .text,
         "lessons": .list(TemplateSchema([
-            "number": .text, "title": .text, "id": .text, "body": .html, "scenarioCount": .text,
+            "number": .text, "label": .text, "numbered": .bool, "title": .text, "id": .text,
+            "body": .html, "scenarioCount": .text,
         ])),
     ]) { $1 })
 

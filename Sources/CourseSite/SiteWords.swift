@@ -265,11 +265,13 @@ package struct DiagramWords: Sendable, Equatable {
         times: "{count} kez",
         causes: [
             "yerel": "görünümün kendi @State’i",
-            "ebeveyn": "bir atasının @State’i",
+            "ebeveyn": "bir atası yeniden hesaplandı, girdisi değişti",
+            "baglama": "saklı özelliği olan bir Binding’i okudu",
             "gozlem": "okuduğu @Observable özellik",
             "ortam": "okuduğu ortam değeri",
             "kural-disi": "ne kendisinin ne atasının @State’i",
             "olcum-disi": "depolaması yazılmamış anahtar",
+            "ilk": "ağaca ilk kez girdi",
         ],
         skippedMeaning: "atlandı: body’si yeniden hesaplanmadı")
 
@@ -288,11 +290,13 @@ package struct DiagramWords: Sendable, Equatable {
         times: "{count} times",
         causes: [
             "yerel": "its own @State",
-            "ebeveyn": "an ancestor’s @State",
+            "ebeveyn": "an ancestor recomputed and its input changed",
+            "baglama": "read a Binding it stores",
             "gozlem": "an @Observable property it reads",
             "ortam": "an environment value it reads",
             "kural-disi": "@State of neither it nor an ancestor",
             "olcum-disi": "a key with no storage written",
+            "ilk": "entered the tree for the first time",
         ],
         skippedMeaning: "skipped: body not recomputed")
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Reads `course.json`, strictly: every key known, every value of its type, so that a typo is
 /// an error at its line rather than a setting silently ignored.
 package enum CourseConfigReader {
-    private static let knownKeys = ["title", "language", "core", "description", "templates", "typography", "limitNotes", "diagrams", "languageMode", "glossary"]
+    private static let knownKeys = ["title", "language", "core", "description", "templates", "typography", "limitNotes", "diagrams", "languageMode", "glossary", "labels"]
 
     package static func read(_ bytes: [UInt8], file: String) throws(CourseReadError) -> CourseConfig {
         let data = Data(bytes)
@@ -103,9 +103,18 @@ package enum CourseConfigReader {
         if fields["description"] != nil { description = try string("description") }
         var glossary: String?
         if fields["glossary"] != nil { glossary = try string("glossary") }
+        var labels: [String: String] = [:]
+        if let value = fields["labels"] {
+            guard let table = value as? [String: Any], let texts = table as? [String: String],
+                  texts.values.allSatisfy({ !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+                throw CourseReadError("'labels' must be an object of lesson files and what each page is (\"08-ozet.md\": \"Özet\"), every label a non-empty string",
+                                      file: file, line: line(of: "labels", in: data))
+            }
+            labels = texts
+        }
         return CourseConfig(title: title, language: language, core: core, description: description,
                             templates: templates, typography: typography, limitNotes: limitNotes,
-                            diagrams: diagrams, languageMode: languageMode, glossary: glossary)
+                            diagrams: diagrams, languageMode: languageMode, glossary: glossary, labels: labels)
     }
 
     /// The line where `"text"` appears in the file (the first time, or the given time), for

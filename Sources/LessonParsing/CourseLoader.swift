@@ -131,6 +131,10 @@ package enum CourseLoader {
             throw CourseReadError("'glossary' names '\(glossary)', which is not a lesson file of the course (lessons are named NN-slug.md)",
                                   file: configDisplay, line: CourseConfigReader.line(of: "glossary", in: Data(configData)))
         }
+        for file in config.labels.keys.sorted() where !names.contains(file) {
+            throw CourseReadError("'labels' names '\(file)', which is not a lesson file of the course (lessons are named NN-slug.md)",
+                                  file: configDisplay, line: CourseConfigReader.line(of: file, in: Data(configData)))
+        }
         let courseReal = Confinement.resolved(absolute) ?? absolute
 
         let lessonFolder = absolute

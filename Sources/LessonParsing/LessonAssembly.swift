@@ -24,6 +24,7 @@ package enum LessonAssembly {
         var oversizedLabel: (label: String, line: Int)?
         var links: [LessonLink] = []
         var autolinkPlaces = AutolinkPlaces()
+        var containerKinds: [Int: CodeContainer.Kind] = [:]
 
         for element in elements {
             switch element {
@@ -96,15 +97,19 @@ package enum LessonAssembly {
                     id: element.id, role: role, language: language, attributes: attributes,
                     code: normalizingLineEnds(element.literal), line: element.line,
                     fence: element.fence,
-                    columnOffsets: columnOffsets(of: element, in: source))
+                    columnOffsets: columnOffsets(of: element, in: source),
+                    container: element.container?.id)
                 codeBlocks.append(block)
+                if let container = element.container { containerKinds[container.id] = container.kind }
 
                 switch role {
                 case .scenario, .skippedScenario:
                     scenarios.append(Scenario(block: block, isSkipped: role == .skippedScenario,
                                               languageMode: languageMode(of: attributes)))
                 case .output, .errors, .trap:
-                    if let finding = attach(block, to: &scenarios, at: at) { diagnostics.append(finding) }
+                    if let finding = attach(block, to: &scenarios, containerKinds: containerKinds, at: at) {
+                        diagnostics.append(finding)
+                    }
                 default:
                     break
                 }
@@ -145,12 +150,26 @@ package enum LessonAssembly {
     /// Puts an `output`, `errors` or `trap` block with the scenario above it (the last one so
     /// far), or says why it cannot stand there. A scenario has an `output` block or an
     /// `errors` block, never both; a `trap` block follows its `output` block (a missing one is
-    /// reported with the scenario, so that `--update` can insert it).
-    static func attach(_ block: CodeBlock, to scenarios: inout [Scenario], at: (Int, Int) -> SourceLocation) -> Diagnostic? {
+    /// reported with the scenario, so that `--update` can insert it). Inside a list item or a
+    /// quote, as at the top level: the scenario stands in the same one.
+    static func attach(_ block: CodeBlock, to scenarios: inout [Scenario], containerKinds: [Int: CodeContainer.Kind] = [:],
+                       at: (Int, Int) -> SourceLocation) -> Diagnostic? {
         let kind = block.role == .errors ? "errors" : block.role == .trap ? "trap" : "output"
+        let id: DiagnosticID = block.role == .errors ? .errorsWithoutScenario : block.role == .trap ? .trapWithoutScenario : .outputWithoutScenario
         guard var scenario = scenarios.last else {
-            let id: DiagnosticID = block.role == .errors ? .errorsWithoutScenario : block.role == .trap ? .trapWithoutScenario : .outputWithoutScenario
             return .error(id, "'\(kind)' block has no scenario above it", at: at(block.line, 1))
+        }
+        if block.container != scenario.block.container {
+            func place(_ container: Int?) -> String {
+                guard let container else { return "at the top level" }
+                return containerKinds[container] == .quote ? "in a quote" : "in a list item"
+            }
+            let there = place(block.container), scenarioPlace = place(scenario.block.container)
+            let quoteHint = there == "in a quote" || scenarioPlace == "in a quote" ? " (a line of only '>' between two blocks keeps them in one quote)" : ""
+            return .error(
+                id,
+                "'\(kind)' block \(there) has no scenario above it there: the scenario above it stands \(there == scenarioPlace ? "in another one" : scenarioPlace); a scenario's '\(kind)' block follows it in the same list item or quote\(quoteHint)",
+                at: at(block.line, 1), notes: [.init("the scenario above it is here", at: at(scenario.line, 1))])
         }
         var expectation = scenario.expectation
         func earlier(_ other: CodeBlock, _ what: String) -> [Diagnostic.Note] {
@@ -416,10 +435,11 @@ package enum LessonAssembly {
             role = .other
         }
 
-        if element.isNested, role != .other {
+        // The page moves footnotes to its end, away from the lesson's order of programs.
+        if element.container?.isInFootnote == true, role != .other {
             findings.append(.warning(
                 .nestedBlock,
-                "a '\(element.info)' block inside a list or a quote is shown as it is and not checked; put it at the top level",
+                "a '\(element.info)' block inside a footnote is shown as it is and not checked; put it in the lesson's text (a list item or a quote is fine)",
                 at: location))
             role = .other
         }

@@ -39,17 +39,40 @@ package struct CodeBlockElement: Sendable, Equatable {
     package var column: Int
     /// The fence, or nil for an indented code block.
     package var fence: Fence?
-    /// Inside a list item or a block quote rather than at the top level.
-    package var isNested: Bool
+    /// The list item, quote or footnote that holds it; nil at the top level.
+    package var container: CodeContainer?
 
     package init(id: Int, info: String, literal: String, line: Int, column: Int, fence: Fence?,
-                 isNested: Bool) {
+                 container: CodeContainer? = nil) {
         self.id = id
         self.info = info
         self.literal = literal
         self.line = line
         self.column = column
         self.fence = fence
-        self.isNested = isNested
+        self.container = container
+    }
+
+    /// Inside a list item, a block quote or a footnote rather than at the top level.
+    package var isNested: Bool { container != nil }
+}
+
+/// The innermost block that holds a code block below the top level of a lesson.
+package struct CodeContainer: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
+        case listItem, quote, footnote
+    }
+
+    /// Its place among the lesson's containers, in document order: two code blocks with the
+    /// same id stand in the same list item or quote.
+    package var id: Int
+    package var kind: Kind
+    /// Somewhere inside a footnote's definition, which the page moves to its end.
+    package var isInFootnote: Bool
+
+    package init(id: Int, kind: Kind, isInFootnote: Bool) {
+        self.id = id
+        self.kind = kind
+        self.isInFootnote = isInFootnote
     }
 }

@@ -219,6 +219,10 @@ package final class LessonDocument: @unchecked Sendable {
         /// Each top-level node's place among the top-level blocks as the lesson has them
         /// (`Paragraph.block`), which dropping comments and moving footnotes does not change.
         var topLevelBlocks: [OpaquePointer: Int] = [:]
+        /// The code blocks inside list items and quotes, which the page shows as the site
+        /// renders a code block: in the HTML of the block that holds them, each is its
+        /// `NestedCodeBlock` mark.
+        var nestedCodeBlocks: Set<OpaquePointer> = []
     }
 
     /// The labels of the lesson's footnotes (`[^label]`), whose anchors (`fn-label`,
@@ -234,7 +238,7 @@ package final class LessonDocument: @unchecked Sendable {
                                   inDetails: read.inDetails, callouts: read.callouts,
                                   docLinks: read.docLinks, doccImages: read.doccImages,
                                   comments: read.comments, pageLinks: read.pageLinks,
-                                  topLevelBlocks: read.topLevelBlocks))
+                                  topLevelBlocks: read.topLevelBlocks, nestedCodeBlocks: read.nestedCodeBlocks))
     }
 
     deinit {
@@ -300,6 +304,7 @@ package final class LessonDocument: @unchecked Sendable {
         var docLinks: [DocLinkNode] = []
         var doccImages: [(node: OpaquePointer, name: String)] = []
         var footnoteLabels: [String] = []
+        var nestedCodeBlocks: Set<OpaquePointer> = []
     }
 
     /// A `doc:` link as the walk met it.
@@ -340,7 +345,12 @@ package final class LessonDocument: @unchecked Sendable {
         var linkDepth = 0
         var topLevelIndex = -1
         var containers: [(node: OpaquePointer, line: Int, column: Int)] = []
+        // The list items and quotes that hold code blocks, by node, and how many footnote
+        // definitions the walk is in.
+        var codeContainers: [OpaquePointer: Int] = [:]
+        var footnoteDepth = 0
         walk(root) { node, kind, entering in
+            if kind == .footnoteDefinition { footnoteDepth += entering ? 1 : -1 }
             if !kind.isLeaf {
                 if entering {
                     let line = Int(cmark_node_get_start_line(node))
@@ -395,7 +405,16 @@ package final class LessonDocument: @unchecked Sendable {
                 let isFenced = cmark_node_get_fenced(node, &length, &offset, &character) != 0
                 let id = reading.codeBlockIDs.count
                 reading.codeBlockIDs[node] = id
-                if isTopLevel { topLevel.append(.code(id)) }
+                var container: CodeContainer?
+                if !isTopLevel, let parent = cmark_node_parent(node) {
+                    let number = codeContainers[parent] ?? codeContainers.count
+                    codeContainers[parent] = number
+                    container = CodeContainer(id: number, kind: codeContainerKind(parent), isInFootnote: footnoteDepth > 0)
+                    // The page shows a block in a list item or a quote as it shows one at the
+                    // top level; a footnote's stays as cmark-gfm renders it.
+                    if footnoteDepth == 0 { reading.nestedCodeBlocks.insert(node) }
+                }
+                if isTopLevel || container?.isInFootnote == false { topLevel.append(.code(id)) }
                 reading.elements.append(.code(CodeBlockElement(
                     id: id,
                     info: cmark_node_get_fence_info(node).map { String(cString: $0) } ?? "",
@@ -403,7 +422,7 @@ package final class LessonDocument: @unchecked Sendable {
                     column: Int(cmark_node_get_start_column(node)),
                     fence: isFenced ? Fence(character: UInt8(bitPattern: character),
                                             length: Int(length), indent: Int(offset)) : nil,
-                    isNested: !isTopLevel)))
+                    container: container)))
             case .htmlBlock, .htmlInline:
                 if AllowedHTML.isComment(literal(node)) {
                     reading.comments.insert(node)
@@ -460,6 +479,16 @@ package final class LessonDocument: @unchecked Sendable {
         let dropped = Set(allowed.map { htmlNodes[$0].element })
         reading.elements = reading.elements.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
         return reading
+    }
+
+    /// What holds a code block below the top level: cmark-gfm puts one only in the document, a
+    /// quote, a list item or a footnote's definition.
+    private static func codeContainerKind(_ parent: OpaquePointer) -> CodeContainer.Kind {
+        switch MarkdownNodeKind(parent) {
+        case .blockQuote: .quote
+        case .footnoteDefinition: .footnote
+        default: .listItem
+        }
     }
 
     /// The page a link to a lesson file goes to: `02-a.md#x` → `02-a.html#x`.
@@ -668,6 +697,7 @@ package final class LessonDocument: @unchecked Sendable {
             let courseNodes = courseReferenceEdits(state, references: references)
             var rawHTML: [(OpaquePointer, isBlock: Bool)] = []
             var mentionTexts: [OpaquePointer] = []
+            var nestedCode: [OpaquePointer] = []
             var linkDepth = 0
             // The top-level blocks that get new nodes somewhere inside them.
             var edited: [OpaquePointer] = []
@@ -679,6 +709,7 @@ package final class LessonDocument: @unchecked Sendable {
                 case .link, .image:
                     linkDepth += entering ? 1 : -1
                     if entering, courseNodes.replacements[node] != nil { edits() }
+                case .codeBlock where state.nestedCodeBlocks.contains(node): nestedCode.append(node); edits()
                 case .htmlBlock where entering: rawHTML.append((node, true))
                 case .htmlInline where entering: rawHTML.append((node, false)); edits()
                 case .text where entering && linkDepth == 0:
@@ -721,6 +752,18 @@ package final class LessonDocument: @unchecked Sendable {
                 place(replacement, before: node)
                 state.allowedHTML[node] = nil
             }
+            for node in nestedCode {
+                // Its place in the HTML of its list or quote, where the site puts the block.
+                let mark = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK)!
+                let id = state.codeBlockIDs[node]!
+                cmark_node_set_on_enter(mark, NestedCodeBlock.mark(id: id, inDetails: state.inDetails.contains(id)))
+                cmark_node_set_on_exit(mark, "")
+                // A container whose extension refuses the mark keeps the block as cmark-gfm shows it.
+                guard cmark_node_insert_before(node, mark) != 0 else { cmark_node_free(mark); continue }
+                state.codeBlockIDs[node] = nil
+                replaced.append(node)
+            }
+            state.nestedCodeBlocks = []
             for (link, url) in state.pageLinks { cmark_node_set_url(link, url) }
             for (link, url) in courseNodes.urls { cmark_node_set_url(link, url) }
             for (text, title) in courseNodes.titles { cmark_node_set_literal(text, title) }

@@ -74,8 +74,9 @@ struct PipelineTests {
         let first = Pipeline()
         let built = try first.build(build)
         // Two lessons, the index, the limitations page, the whole course; the stylesheet and
-        // the part sheets they link (the index's, the limitations page's, the diagrams').
-        #expect(built.pages == 5 && built.assets == 4 && built.searchPages == nil)
+        // the part sheets they link (the index's, the limitations page's, the diagrams', and
+        // the tables' for the first lesson's table).
+        #expect(built.pages == 5 && built.assets == 5 && built.searchPages == nil)
         // The check and the pages use the same document: one parse per lesson.
         #expect(first.counts.markdownParses.load(ordering: .relaxed) == 2)
         #expect(first.counts.swiftParses.load(ordering: .relaxed) > 0)

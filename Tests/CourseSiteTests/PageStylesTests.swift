@@ -13,6 +13,9 @@ struct PageStylesTests {
         #expect(PageStyles(content: "<div class=\"diagrams\" data-pagefind-ignore>").files == ["style-diagrams.css"])
         #expect(PageStyles(content: "<header class=\"hero\">").files == ["style-index.css"])
         #expect(PageStyles(content: "<div class=\"limitations\">").files == ["style-limitations.css"])
+        #expect(PageStyles(content: "<div class=\"table-wrap\" tabindex=\"0\"><table>").files == ["style-tables.css"])
+        #expect(PageStyles(content: "<div class=\"glossary\">").files == ["style-tables.css"])
+        #expect(PageStyles(content: "<p>A <code>&lt;table&gt;</code> in words.</p>").files == [])
         // Words in a lesson's text are escaped: they never ask for a sheet.
         #expect(PageStyles(content: "<code>class=&quot;callout&quot;</code>").files == [])
         // Markers are found among any text (they are looked for in the UTF-8 bytes), at the
@@ -27,8 +30,8 @@ struct PageStylesTests {
 
     /// A page is read once for all the markers: each is found wherever it stands among many
     /// other class attributes (before, after, between others, two in one page), the first
-    /// bytes of the page included; a `class="` with nothing after it, or a quote with no
-    /// `class=` before it, is no marker.
+    /// bytes of the page included; a `class="` with nothing after it, a quote with no
+    /// `class=` before it, or a `<tabl` cut short, is no marker.
     @Test func everyMarkerIsFoundInOnePass() {
         let filler = String(repeating: "<span class=\"tok-keyword\">let</span> ", count: 200)
         for part in PageStyles.parts {
@@ -41,6 +44,9 @@ struct PageStylesTests {
                 == ["style-refusals.css", "style-diagrams.css"])
         #expect(PageStyles(content: "<p class=\"").files == [])
         #expect(PageStyles(content: "<p data-x=\"callout\" class=\"x\">").files == [])
+        // A marker found by its '<' (a table has no class) is found as those found by a quote.
+        #expect(PageStyles(content: filler + "<div class=\"callout\"><table>").files == ["style-callouts.css", "style-tables.css"])
+        #expect(PageStyles(content: "<p>table</p><tabl").files == [])
     }
 
     /// Every part sheet is a built-in template, so a site always has what a page links.

@@ -13,7 +13,7 @@ import Testing
 @Suite(.serialized) struct SitePagesTests {
     static let versionMark = "SWIFT-VERSION"
 
-    @Test(arguments: ["site", "markdown", "must-fail", "docc-book", "swift-book", "patterns"])
+    @Test(arguments: ["site", "markdown", "must-fail", "docc-book", "swift-book", "patterns", "nested-book"])
     func pagesMatchTheGoldenFiles(fixture: String) throws {
         let golden = packageRoot.appendingPathComponent("Tests/Golden/\(fixture)")
         let (report, rendered) = try renderedFixture(fixture)
@@ -69,6 +69,27 @@ import Testing
         #expect(page.components(separatedBy: "<a class=\"group-note\" href=\"#group-shapes\" data-pagefind-ignore>continues the program begun above</a>").count == 8)
         // The scenario of its own says nothing of a group.
         #expect(page.components(separatedBy: "group-note").count == 9)
+    }
+
+    /// Listings in a list of steps and in DocC's asides (`Tests/Fixtures/nested-book`) are shown
+    /// as at the top level, inside their list item or callout: no hidden line on the lesson page
+    /// or the whole-course page (what the search index reads), the group's blocks linked to its
+    /// first, each output verified under its scenario.
+    @Test func blocksInListsAndAsidesAreShownAsAtTheTopLevel() throws {
+        let (report, files) = try renderedFixture("nested-book")
+        #expect(report.succeeded)
+        // The whole-course page prefixes a lesson's anchors with its name.
+        for (path, anchor) in [("01-steps.html", "group-shelf"), ("print.html", "01-steps--group-shelf")] {
+            let page = files.text(path)
+            for hidden in ["func</span> show(", "show(shelf", "pages = [", "320", "# ", "coursebook-code"] {
+                #expect(!page.contains(hidden), "\(path) shows '\(hidden)'")
+            }
+            #expect(page.contains("<li>\n<p>Declare the type that holds the books:</p>\n<figure class=\"scenario\" id=\"\(anchor)\">"), "\(path)")
+            #expect(page.components(separatedBy: "<a class=\"group-note\" href=\"#\(anchor)\" data-pagefind-ignore>continues the program begun above</a>").count == 3, "\(path)")
+            #expect(page.components(separatedBy: "<div class=\"output verified\"").count == 5, "\(path)")
+            #expect(page.contains("<p class=\"callout-title\">Note</p>\n<p>A scenario in an aside is a program of its own, and may hide its setup:</p>\n<figure class=\"scenario\">"), "\(path)")
+            #expect(page.contains("<li>\n<p>A list item may hold an illustration, which is shown and never run:</p>\n<figure class=\"illustration\">"), "\(path)")
+        }
     }
 
     /// A module block is shown as code labelled with its module's name, without its hidden
@@ -483,6 +504,45 @@ struct PageWithoutScenariosTests {
         #expect(index.components(separatedBy: "<p class=\"meta\">2 scenarios verified · 2 limitations</p>").count == 3)
         #expect(index.components(separatedBy: "class=\"meta\"").count == 3)
         #expect(!index.contains("0 scenarios verified") && !index.contains("0 limitations"))
+    }
+
+    /// A page that `course.json`'s `labels` names says what it is, above its title and in place
+    /// of its number; the lessons keep theirs. A label for no lesson file is an error.
+    @Test func aLabelledPageSaysWhatItIs() throws {
+        let folder = temporaryFolder("labels")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let course = folder.appendingPathComponent("course")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("passing"), to: course)
+        try giveInvalidationCore(to: course)
+        try "# Terms\n\nThe words of the course.\n".write(to: course.appendingPathComponent("02-glossary.md"),
+                                                         atomically: true, encoding: .utf8)
+        let config = course.appendingPathComponent("course.json")
+        var json = try String(contentsOf: config, encoding: .utf8)
+        let brace = try #require(json.lastIndex(of: "}"))
+        json.replaceSubrange(brace...brace, with: ", \"labels\": { \"02-glossary.md\": \"Glossary\" } }")
+        try json.write(to: config, atomically: true, encoding: .utf8)
+        var options = BuildCommandOptions()
+        options.shared.course = course.path
+        options.shared.cache = .none
+        let files = try Pipeline().siteFiles(options).files
+        let glossary = files.text("02-glossary.html")
+        #expect(glossary.contains("<p class=\"eyebrow\" data-pagefind-ignore>Glossary</p>"))
+        #expect(!glossary.contains("Lesson 2"))
+        // A label is marked as one, so that the stylesheet sets it over the title, not in the
+        // numbers' narrow column; a number is not.
+        #expect(glossary.contains("<span class=\"number page-label\">Glossary</span> <span class=\"title\">Terms</span>"))
+        #expect(glossary.contains("<span class=\"number\">1.</span>"))
+        #expect(files.text("01-counter.html").contains("<p class=\"eyebrow\" data-pagefind-ignore>Lesson 1 · 2 scenarios verified</p>"))
+        #expect(files.text("index.html").contains("<h2><a href=\"02-glossary.html\"><span class=\"number page-label\">Glossary</span> <span class=\"title\">Terms</span>"))
+        #expect(files.text("print.html").contains("<li><a href=\"#02-glossary\"><span class=\"number page-label\">Glossary</span>"))
+        #expect(files.text("print.html").contains("<p class=\"eyebrow\">Glossary</p>"))
+
+        json = json.replacingOccurrences(of: "\"02-glossary.md\": \"Glossary\"", with: "\"03-none.md\": \"Appendix\"")
+        try json.write(to: config, atomically: true, encoding: .utf8)
+        #expect(throws: (any Error).self) { try Pipeline().siteFiles(options) }
+        json = json.replacingOccurrences(of: "\"03-none.md\": \"Appendix\"", with: "\"02-glossary.md\": \" \"")
+        try json.write(to: config, atomically: true, encoding: .utf8)
+        #expect(throws: (any Error).self) { try Pipeline().siteFiles(options) }
     }
 }
 

@@ -80,7 +80,7 @@ import Testing
         #expect(runs >= 4 * 10)
         let server = try StaticServer(root: site)
         for (width, dark) in [(360, true), (1440, false)] {
-            try browser.open(server.url("04-ortam.html"))
+            try browser.open(server.url("05-ortam.html"))
             try browser.setViewport(width: width, mobile: width < 600)
             try browser.setDark(dark)
             try browser.press("/")
@@ -134,7 +134,7 @@ import Testing
             return
         }
         let server = try StaticServer(root: site)
-        try browser.open(server.url("03-gozlem.html"))
+        try browser.open(server.url("04-gozlem.html"))
         try browser.setViewport(width: 1440)
         let resources = "performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname.slice(1))"
         let sheets = try browser.evaluate("[...document.querySelectorAll('link[rel=stylesheet]')].map((l) => l.getAttribute('href'))") as? [String] ?? []
@@ -149,7 +149,7 @@ import Testing
             try browser.wait(until: "document.querySelector('dialog .search-status').textContent.includes(\(String(reflecting: query)))")
             return try browser.evaluate("[...document.querySelectorAll('dialog .search-result h2 a')].map((a) => a.getAttribute('href'))") as? [String] ?? []
         }
-        for (query, first) in [("ortam", "04-ortam.html"), ("gözlem", "03-gozlem.html"), ("@Bindable", "04-ortam.html"), ("kronometreler", "01-yerel-durum.html")] {
+        for (query, first) in [("ortam", "05-ortam.html"), ("gözlem", "04-gozlem.html"), ("@Bindable", "05-ortam.html"), ("kronometreler", "01-yerel-durum.html")] {
             let found = try search(query)
             #expect(found.first == first, "\(query): \(found)")
             #expect(!found.contains { $0.hasPrefix("limitations.html") || $0.hasPrefix("print.html") }, "\(query): \(found)")
@@ -226,7 +226,7 @@ import Testing
     /// stand out 3:1 against what is behind them, light and dark.
     @Test func nonTextContrastIsThreeToOne() throws {
         guard let browser = try browser() else { return }
-        try browser.open(try site().appendingPathComponent("04-ortam.html"))
+        try browser.open(try site().appendingPathComponent("05-ortam.html"))
         for dark in [false, true] {
             try browser.setDark(dark)
             let ratios = try browser.evaluate("""
@@ -260,7 +260,7 @@ import Testing
                       for (const svg of document.querySelectorAll('.diagrams svg:not(.swatch)')) {
                         if (!svg.checkVisibility()) continue;
                         const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-                        for (const text of svg.querySelectorAll('text')) smallest = Math.min(smallest, parseFloat(text.getAttribute('font-size')) * scale);
+                        for (const text of svg.querySelectorAll('text')) smallest = Math.min(smallest, parseFloat(getComputedStyle(text).fontSize) * scale);
                       }
                       const rows = [...document.querySelectorAll('.diagram-row')].filter((row) => row.children.length > 1);
                       const alone = rows.filter((row) => row.children[0].getBoundingClientRect().top !== row.children[1].getBoundingClientRect().top).length;
@@ -278,7 +278,7 @@ import Testing
         }
         #expect(rowsSeen > 10, "no rows of several pictures: the measure measured nothing")
         // Lesson 4's output has two sections, and its pictures two group titles.
-        try browser.open(try site().appendingPathComponent("04-ortam.html"))
+        try browser.open(try site().appendingPathComponent("05-ortam.html"))
         let titles = try browser.evaluate("[...document.querySelectorAll('.diagram-group-title')].map((p) => p.textContent)") as? [String] ?? []
         #expect(titles.starts(with: ["ortamla", "parametreyle"]), "\(titles)")
     }
@@ -298,19 +298,19 @@ import Testing
             #expect(wider == 0, "\(page): a table runs past a 360 px screen")
             #expect(try browser.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth") as? Bool == true, "\(page) scrolls sideways")
         }
-        try browser.open(try site().appendingPathComponent("07-ozet-tablosu.html"))
+        try browser.open(try site().appendingPathComponent("08-ozet-tablosu.html"))
         try browser.setViewport(width: 360, mobile: true)
         #expect(try browser.evaluate("getComputedStyle(document.querySelector('.table-cards tr')).display") as? String == "block")
         #expect(try browser.evaluate("getComputedStyle(document.querySelector('.table-cards td'), '::before').content") as? String == "\"Değer nerede yaşar\"")
         try browser.setViewport(width: 1440)
         #expect(try browser.evaluate("document.querySelector('.table-wide').getBoundingClientRect().width > document.querySelector('.lesson > p').getBoundingClientRect().width + 100") as? Bool == true,
                 "a wide table is held to the reading measure on a wide screen")
-        try browser.open(try site().appendingPathComponent("08-sozluk.html"))
+        try browser.open(try site().appendingPathComponent("09-sozluk.html"))
         let terms = try browser.evaluate("[...document.querySelectorAll('.glossary dt[id]')].length") as? Int ?? 0
         #expect(terms > 30)
-        for lesson in lessons where lesson.fileName != "08-sozluk.md" {
+        for lesson in lessons where lesson.fileName != "09-sozluk.md" {
             let page = try String(contentsOf: try site().appendingPathComponent(lesson.slug + ".html"), encoding: .utf8)
-            #expect(page.contains("<a class=\"term\" href=\"08-sozluk.html#"), "\(lesson.fileName) links no term of the glossary")
+            #expect(page.contains("<a class=\"term\" href=\"09-sozluk.html#"), "\(lesson.fileName) links no term of the glossary")
         }
     }
 
@@ -373,11 +373,11 @@ func linkedStylesheets(_ html: String) -> [String] {
         defer { try? FileManager.default.removeItem(at: out) }
         var watcher = CollectingWatcher(timeLimit: .seconds(300))
         let script = packageRoot.appendingPathComponent("scripts/screenshots").path
-        let ended = try ChildProcess(executable: "/bin/bash", arguments: [script, site.path, out.path, "07-ozet-tablosu.html"]).run(watching: &watcher)
+        let ended = try ChildProcess(executable: "/bin/bash", arguments: [script, site.path, out.path, "08-ozet-tablosu.html"]).run(watching: &watcher)
         #expect(ended.isSuccess, "\(String(decoding: watcher.standardError, as: UTF8.self))")
         for width in [360, 768, 1440] {
-            let light = try Data(contentsOf: out.appendingPathComponent("07-ozet-tablosu-\(width).png"))
-            let dark = try Data(contentsOf: out.appendingPathComponent("07-ozet-tablosu-\(width)-dark.png"))
+            let light = try Data(contentsOf: out.appendingPathComponent("08-ozet-tablosu-\(width).png"))
+            let dark = try Data(contentsOf: out.appendingPathComponent("08-ozet-tablosu-\(width)-dark.png"))
             for picture in [light, dark] {
                 // A PNG's width is the big-endian number at bytes 16 to 19 of its header.
                 #expect(picture.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
@@ -385,7 +385,7 @@ func linkedStylesheets(_ html: String) -> [String] {
             }
             #expect(light != dark, "\(width) px: the dark screenshot is the light one")
         }
-        let pdf = try Data(contentsOf: out.appendingPathComponent("07-ozet-tablosu-print.pdf"))
+        let pdf = try Data(contentsOf: out.appendingPathComponent("08-ozet-tablosu-print.pdf"))
         #expect(pdf.starts(with: Array("%PDF".utf8)))
     }
 }

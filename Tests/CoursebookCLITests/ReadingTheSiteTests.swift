@@ -190,8 +190,8 @@ import Testing
             return (pages, sections)
         }
         let bindable = try search("@Bindable")
-        #expect(bindable.pages.first == "04-ortam.html", "\(bindable)")
-        #expect(bindable.sections.contains("04-ortam.html#ortamdaki-nesne-environmentobject-ile-observable"), "\(bindable)")
+        #expect(bindable.pages.first == "05-ortam.html", "\(bindable)")
+        #expect(bindable.sections.contains("05-ortam.html#ortamdaki-nesne-environmentobject-ile-observable"), "\(bindable)")
 
         // The lesson says "kronometre" and "Kronometrenin"; the reader types a plural.
         let stemmed = try search("kronometreler")

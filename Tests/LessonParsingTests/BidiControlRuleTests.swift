@@ -49,7 +49,7 @@ struct BidiControlRuleTests {
         #expect(bidi[2].summary.hasPrefix("U+202E RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE in a scenario reorder how the line shows, so that it reads otherwise than the compiler reads it"))
         #expect(bidi[2].summary.contains("remove them, or write each as an escape such as \\u{202E} in a string; the page shows each as a marked token"))
         #expect(bidi[3].summary.hasPrefix("U+200E LEFT-TO-RIGHT MARK in an 'output' block"))
-        #expect(bidi[4].summary.hasPrefix("U+061C ARABIC LETTER MARK in a code block"), "a block inside a quote is code too")
+        #expect(bidi[4].summary.hasPrefix("U+061C ARABIC LETTER MARK in an illustration"), "a block inside a quote is read as at the top level")
         #expect(bidi[5].summary.hasPrefix("U+2069 POP DIRECTIONAL ISOLATE in a core listing"))
         #expect(bidi.allSatisfy { $0.severity == .warning })
     }

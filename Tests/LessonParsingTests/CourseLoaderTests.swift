@@ -76,7 +76,9 @@ struct CourseLoaderTests {
     }
 
     @Test(arguments: [
-        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "theme": 1 }"#, "unknown key 'theme' (known: title, language, core, description, templates, typography, limitNotes, diagrams, languageMode, glossary)"),
+        (#"{ "title": "T", "language": "en", "core": ["C.swift"], "theme": 1 }"#, "unknown key 'theme' (known: title, language, core, description, templates, typography, limitNotes, diagrams, languageMode, glossary, labels)"),
+        (#"{ "title": "T", "language": "en", "labels": ["02-words.md"] }"#, "'labels' must be an object of lesson files and what each page is (\"08-ozet.md\": \"Özet\"), every label a non-empty string"),
+        (#"{ "title": "T", "language": "en", "labels": { "02-words.md": 2 } }"#, "'labels' must be an object of lesson files and what each page is (\"08-ozet.md\": \"Özet\"), every label a non-empty string"),
         (#"{ "language": "en", "core": ["C.swift"] }"#, "missing 'title'"),
         (#"{ "title": 3, "language": "en", "core": ["C.swift"] }"#, "'title' must be a non-empty string"),
         (#"{ "title": "T", "language": "en us", "core": ["C.swift"] }"#, "'language' must be a BCP 47 tag such as \"tr\" or \"en-GB\""),
