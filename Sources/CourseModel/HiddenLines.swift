@@ -17,7 +17,9 @@ package enum HiddenLines {
 
     /// Whether the code has a hidden line at all.
     package static func appear(in code: String) -> Bool {
-        code.contains("#") && lines(code).contains { isHidden($0) }
+        // The bytes first: Foundation's `contains` compares characters (and took a tenth of a
+        // build's CPU over every block); without the byte there is no such character.
+        code.containsBytes("#") && code.contains("#") && lines(code).contains { isHidden($0) }
     }
 
     /// The code as the compiler gets it: every hidden line without its mark, its indentation

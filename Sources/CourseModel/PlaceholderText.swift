@@ -41,7 +41,8 @@ package enum PlaceholderText {
     /// Rendered HTML with the placeholders inside its `<code>` elements made tokens; all else
     /// byte for byte.
     package static func tokens(inCodeOf html: String) -> String {
-        guard html.contains("&lt;#") else { return html }
+        // The bytes first (see `HiddenLines.appear`): inside code, cmark-gfm writes `&lt;` itself.
+        guard html.containsBytes("&lt;#"), html.contains("&lt;#") else { return html }
         var result = ""
         var rest = Substring(html)
         while let tag = rest.range(of: "<code") {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Which stylesheets a page links: `style.css`, which every page links (the layout, prose,
 /// code, outputs, notes, search), and after it each part sheet whose styles the page holds
 /// something for. A lesson without a refusal, a diagram or an aside does not download their
@@ -33,54 +37,63 @@ package struct PageStyles: Equatable, Sendable {
         files = Self.parts(in: Array(html.utf8)).map { Self.parts[$0].file }
     }
 
-    /// A marker as the one pass looks for it: the byte it is found by (its first quote or
-    /// `<`), the bytes before that byte and those from it on, and the part it belongs to.
-    struct Marker {
-        let anchor: UInt8
-        let before: [UInt8]
-        let rest: [UInt8]
-        let part: Int
-    }
-
-    static let anchorBytes: Set<UInt8> = [UInt8(ascii: "\""), UInt8(ascii: "<")]
-    static let markers: [Marker] = parts.indices.flatMap { index in
-        parts[index].markers.map { text in
-            let bytes = Array(text.utf8)
-            guard let at = bytes.firstIndex(where: anchorBytes.contains) else {
-                preconditionFailure("a part sheet's marker holds a quote or a '<': \(text)")
-            }
-            return Marker(anchor: bytes[at], before: Array(bytes[..<at]), rest: Array(bytes[at...]), part: index)
+    /// Most markers begin with this: the page is read once for them all, from one `class="`
+    /// to the next.
+    static let markerStart = Array("class=\"".utf8)
+    /// Each such marker without `markerStart`, with the part it belongs to.
+    static let markerRests: [(rest: [UInt8], part: Int)] = parts.indices.flatMap { index in
+        parts[index].markers.filter { $0.utf8.starts(with: markerStart) }.map { marker in
+            (Array(marker.utf8.dropFirst(markerStart.count)), index)
         }
     }
-    /// For each byte value, the markers found by it.
-    static let markersByAnchor: [[Marker]] = (0...255).map { byte in markers.filter { $0.anchor == byte } }
+    /// The other markers (a table's element), each looked for on its own.
+    static let otherMarkers: [(marker: String, part: Int)] = parts.indices.flatMap { index in
+        parts[index].markers.filter { !$0.utf8.starts(with: markerStart) }.map { ($0, index) }
+    }
 
     /// The indices of the parts whose markers `bytes` holds, in order: one pass over the bytes
-    /// (on the UTF-8 bytes: Foundation's `contains` on a String goes through NSString, UTF-16
-    /// and locale-aware, and took 7 s of a 100-lesson build's 9 s of CPU; and a scan per marker
-    /// read each page thirteen times, an eighth of a 1000-lesson build's CPU). Every marker
-    /// holds its anchor byte, so wherever it stands the pass stops on that byte and sees it.
+    /// for the class attributes and one per other marker, each a `memchr` or `memmem` (on the
+    /// UTF-8 bytes: Foundation's `contains` on a String goes through NSString, UTF-16 and
+    /// locale-aware, and took 7 s of a 100-lesson build's 9 s of CPU; a Swift scan per marker
+    /// read each page thirteen times, an eighth of a 1000-lesson build's CPU; and a Swift loop
+    /// over every byte, a tenth).
     static func parts(in bytes: [UInt8]) -> [Int] {
         var found = [Bool](repeating: false, count: parts.count)
-        var left = parts.count
-        let byAnchor = markersByAnchor
         bytes.withUnsafeBufferPointer { hay in
-            var position = 0
-            while position < hay.count, left > 0 {
-                let candidates = byAnchor[Int(hay[position])]
-                if !candidates.isEmpty {
-                    for marker in candidates where !found[marker.part]
-                        && position >= marker.before.count && hay.count - position >= marker.rest.count
-                        && marker.before.indices.allSatisfy({ hay[position - marker.before.count + $0] == marker.before[$0] })
-                        && marker.rest.indices.allSatisfy({ hay[position + $0] == marker.rest[$0] }) {
-                        found[marker.part] = true
-                        left -= 1
-                    }
+            guard let base = hay.baseAddress else { return }
+            for (marker, part) in otherMarkers where !found[part] {
+                found[part] = Self.bytes(hay, contain: Array(marker.utf8))
+            }
+            var left = Set(markerRests.map(\.part).filter { !found[$0] }).count
+            let start = markerStart, quote = UInt8(ascii: "\"")
+            // `class="` ends in the only quote of the marker's start: from quote to quote.
+            var position = start.count - 1
+            while position < hay.count, left > 0,
+                  let hit = memchr(base + position, Int32(quote), hay.count - position) {
+                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                position = at + 1
+                guard (0..<(start.count - 1)).allSatisfy({ hay[at - (start.count - 1) + $0] == start[$0] }) else { continue }
+                for (rest, part) in markerRests where !found[part] && hay.count - position >= rest.count
+                    && rest.indices.allSatisfy({ hay[position + $0] == rest[$0] }) {
+                    found[part] = true
+                    left -= 1
                 }
-                position += 1
             }
         }
         return found.indices.filter { found[$0] }
+    }
+
+    /// Whether `hay` holds `needle`: `memchr` for its first byte, then `memcmp`.
+    static func bytes(_ hay: UnsafeBufferPointer<UInt8>, contain needle: [UInt8]) -> Bool {
+        guard let base = hay.baseAddress, let first = needle.first, hay.count >= needle.count else { return needle.isEmpty }
+        var index = 0
+        let last = hay.count - needle.count
+        while index <= last, let hit = memchr(base + index, Int32(first), last - index + 1) {
+            index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if memcmp(base + index, needle, needle.count) == 0 { return true }
+            index += 1
+        }
+        return false
     }
 
     /// The sheets for a page that holds what each of `contents` holds (the whole course).
