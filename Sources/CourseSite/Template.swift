@@ -1,4 +1,3 @@
-import CourseFiles
 import CourseModel
 
 import Foundation
@@ -142,14 +141,9 @@ package struct Template: Sendable {
             case .each(let path, let body, _, let memo):
                 guard case let .list(items)? = value(path, in: scopes) else { continue }
                 for item in items {
-                    // An item that keeps its renderings, and holds every name the body looks up,
-                    // renders the same whatever is around it: once, then as kept.
-                    if let kept = item.memo, memo.names.allSatisfy({ item[$0] != nil }) {
-                        let html = kept.rendering(memo.id) {
-                            var alone = "", itemScopes = [item]
-                            render(body, scopes: &itemScopes, into: &alone)
-                            return alone
-                        }
+                    // An item that keeps its rendering by this block (made when it was kept,
+                    // see `renderings(of:)`) renders the same whatever is around it.
+                    if let html = item.memo?.rendering(memo.id) {
                         output.write(html)
                         continue
                     }
@@ -208,6 +202,31 @@ package struct Template: Sendable {
 }
 
 extension Template {
+    /// The renderings of `item` by every `{{#each}}` block of the template whose body looks up
+    /// nothing but the item's own names: what it renders there whatever is around it.
+    func renderings(of item: TemplateRecord) -> [(id: Int, html: String)] {
+        var found: [(id: Int, html: String)] = []
+        func walk(_ nodes: [Node]) {
+            for node in nodes {
+                switch node {
+                case .literal, .value: break
+                case .each(_, let body, _, let memo):
+                    if memo.names.allSatisfy({ item[$0] != nil }) {
+                        var alone = "", scopes = [item]
+                        Self.render(body, scopes: &scopes, into: &alone)
+                        found.append((memo.id, alone))
+                    }
+                    walk(body)
+                case .conditional(_, let then, let otherwise, _):
+                    walk(then)
+                    walk(otherwise)
+                }
+            }
+        }
+        walk(nodes)
+        return found
+    }
+
     /// The first names of every path the nodes look up, inside their blocks too.
     static func names(in nodes: [Node]) -> Set<String> {
         var names = Set<String>()
@@ -243,19 +262,21 @@ struct EachMemo: Sendable {
 
 /// The renderings of one list item, kept for the pages that list it as it is (every lesson's
 /// page lists every lesson, and all but one entry are the same on each): one per `{{#each}}`
-/// block that renders it. Only an item that holds every name its block looks up is rendered
-/// through it, so what is kept depends on the item alone; changing the item drops it.
+/// block whose body looks up nothing but the item's names, so what is kept depends on the
+/// item alone; changing the item drops it. Made once, before any page, and only read after:
+/// pages rendered on every core read it without a lock (a lock taken per entry and page, two
+/// million times at 1000 lessons, cost a twentieth of a build).
 package final class RenderMemo: Sendable {
-    private let kept = Locked<[Int: String]>([:])
+    private let kept: [(id: Int, html: String)]
 
-    package init() {}
+    init(_ kept: [(id: Int, html: String)]) {
+        self.kept = kept
+    }
 
-    /// The item's rendering by block `id`, made by `make` the first time.
-    func rendering(_ id: Int, make: () -> String) -> String {
-        if let known = kept.withLock({ $0[id] }) { return known }
-        let made = make()
-        kept.withLock { $0[id] = made }
-        return made
+    /// The item's rendering by block `id`, nil when that block was not one it was kept for.
+    func rendering(_ id: Int) -> String? {
+        for entry in kept where entry.id == id { return entry.html }
+        return nil
     }
 }
 
@@ -329,12 +350,12 @@ package struct TemplateRecord: Sendable, Equatable, ExpressibleByDictionaryLiter
         values = elements.map(\.1)
     }
 
-    /// The record, its renderings by an `{{#each}}` kept for the next page that lists it
-    /// unchanged: for an item that many pages list. Its values must render the same every
-    /// time (no deferred HTML).
-    package func keepingRenderings() -> TemplateRecord {
+    /// The record with its renderings by the `{{#each}}` blocks of `templates` kept, for every
+    /// page that lists it unchanged: for an item that many pages list. Its values must render
+    /// the same every time (no deferred HTML).
+    package func keepingRenderings(by templates: [Template]) -> TemplateRecord {
         var record = self
-        record.memo = RenderMemo()
+        record.memo = RenderMemo(templates.flatMap { $0.renderings(of: self) })
         return record
     }
 

@@ -37,16 +37,16 @@ struct TemplateTests {
     /// the name's value of each page, never as kept.
     @Test func keptRenderingsAreTheRenderings() throws {
         let kept: TemplateRecord = ["name": .text("a<b"), "tags": .list([["tag": .text("x")]])]
-        let item = kept.keepingRenderings()
         let own = try Template(name: "t.html", text: "{{#each items}}[{{name}}{{#each tags}}{{tag}}{{/each}}]{{/each}}", schema: schema)
         let outer = try Template(name: "t.html", text: "{{#each items}}[{{name}}{{title}}]{{/each}}", schema: schema)
+        let two = try Template(name: "t.html", text: "{{#each items}}({{name}}){{/each}}{{#each items}}<{{name}}>{{/each}}", schema: schema)
+        let item = kept.keepingRenderings(by: [own, outer, two])
         for title in ["one", "two"] {
             #expect(own.render(["items": .list([item, item])]) == "[a&lt;bx][a&lt;bx]")
             #expect(outer.render(["title": .text(title), "items": .list([item])]) == "[a&lt;b\(title)]")
         }
         // Two blocks (of one template, or of two) keep their renderings of one item apart;
         // these two look up nothing but the item's own names, so they render it once.
-        let two = try Template(name: "t.html", text: "{{#each items}}({{name}}){{/each}}{{#each items}}<{{name}}>{{/each}}", schema: schema)
         #expect(two.render(["items": .list([item])]) == "(a&lt;b)<a&lt;b>")
         #expect(own.render(["items": .list([item])]) == "[a&lt;bx]")
         var changed = item
