@@ -133,12 +133,12 @@ golden: deps
 	-COURSEBOOK_RECORD_GOLDEN=1 $(SWIFT) test --filter "SitePagesTests.pagesMatchTheGoldenFiles|ChangeDiagramDrawingTests.picturesMatchTheGoldenFiles"
 	$(SWIFT) test --filter "SitePagesTests|ChangeDiagramDrawingTests"
 
-# Writes docs/diagnostics.md and the exit statuses of docs/commands.md again from their tables
-# (DiagnosticID.reference, ExitStatus.meaning), then
-# checks them.
+# Writes docs/diagnostics.md, and the tables of commands, options and exit statuses of
+# docs/commands.md, again from their sources (DiagnosticID.reference, the command registry
+# Coursebook.subcommands, ExitStatus.meaning), then checks them.
 docs-reference: deps
-	COURSEBOOK_RECORD_DOCS=1 $(SWIFT) test --filter "DiagnosticsPageTests|ExitStatusTableTests"
-	$(SWIFT) test --filter "DiagnosticsPageTests|ExitStatusTableTests"
+	COURSEBOOK_RECORD_DOCS=1 $(SWIFT) test --filter "DiagnosticsPageTests|ExitStatusTableTests|CommandsPageTests"
+	$(SWIFT) test --filter "DiagnosticsPageTests|ExitStatusTableTests|CommandsPageTests"
 
 # Generates the bench corpora (100 and 1000 lessons, ../shared/bench/gen-course.py) and times
 # coursebook as users run it (builds with search: `build` installs Pagefind) against one

@@ -34,22 +34,45 @@ let hostLinkerSettings: [LinkerSetting] = [
 
 /// The import rules of the architecture: each layer's dependencies are exactly what it may
 /// import (the LayerRules plugin fails a build whose sources import a target of this package
-/// that is not listed here). The model knows no parser and no process; only LessonParsing
-/// imports cmark-gfm; only CourseFiles imports libcrypto; only ScenarioRunning imports CProcess
-/// and starts programs; checking knows no HTML and no runner; the site never runs a scenario.
+/// that is not listed here). The model holds values only: no parser, no process, no HTML, no
+/// threads; only LessonParsing imports cmark-gfm; only CourseFiles imports libcrypto; only
+/// ScenarioRunning imports CProcess and starts programs; checking writes no HTML and knows no
+/// runner; the site never runs a scenario.
+///
+/// The change diagrams are one feature in one layer, ChangeDiagrams: the classifier's change
+/// lines read back (its line format is declared there and nowhere else), the rules that match
+/// a line to its view tree, the layout and the drawing. It sees the model and HTMLText only:
+/// checking calls its rules, the site its drawing. The view trees a scenario writes are read
+/// from its syntax tree, and only SwiftReading sees the toolchain's swift-syntax (see
+/// `hostSwiftSettings`): that walk stays there and hands its result on as the model's
+/// `ScenarioTrees`, a plain value the parser cache stores and the rules consume. The values a
+/// diagram is made of (`ScenarioTrees`, `MeasuredChange`, `ChangeDiagram`) stay in the model as
+/// stored fields only (ChangeDiagramValues.swift), because the model's `SwiftBlockFacts` and
+/// `ScenarioResult` carry them from the reader to the check and from the check to the site; what
+/// they mean (reading a line, a tree's parents, a drawing's cache text) is ChangeDiagrams'. The
+/// drawings' store (`DiagramDrawer`) is the site's: it writes files, which ChangeDiagrams never
+/// does.
+///
+/// Below the model, two layers of helpers that are not values: HTMLText (text made safe in
+/// HTML and Xcode's placeholders as HTML, for the readers, the site and the preview) and
+/// BackgroundWork (work spread over every core, and the atomic counts of work a command did).
 let layers: [(name: String, mayImport: [String])] = [
+    ("HTMLText", []),
+    ("BackgroundWork", []),
     ("CourseModel", []),
     ("CourseFiles", ["CLibCrypto"]),
-    ("LessonParsing", ["CourseModel", "CourseFiles", "CCmarkGFM"]),
-    ("SwiftReading", ["CourseModel", "CourseFiles"]),
-    ("ScenarioRunning", ["CourseModel", "CourseFiles", "CProcess"]),
-    ("CourseChecking", ["CourseModel"]),
-    ("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing"]),
+    ("LessonParsing", ["CourseModel", "CourseFiles", "HTMLText", "BackgroundWork", "CCmarkGFM"]),
+    ("SwiftReading", ["CourseModel", "CourseFiles", "HTMLText", "BackgroundWork"]),
+    ("ScenarioRunning", ["CourseModel", "CourseFiles", "BackgroundWork", "CProcess"]),
+    ("ChangeDiagrams", ["CourseModel", "HTMLText"]),
+    ("CourseChecking", ["CourseModel", "ChangeDiagrams", "BackgroundWork"]),
+    ("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing", "ChangeDiagrams", "HTMLText", "BackgroundWork"]),
     // The merge holds a shard's statuses to the check's own comparison of expected and actual.
     ("CourseReports", ["CourseModel", "CourseChecking"]),
-    ("PreviewServer", ["CourseModel", "CourseFiles", "CMicroHTTPD"]),
+    ("PreviewServer", ["CourseModel", "CourseFiles", "HTMLText", "CMicroHTTPD"]),
     ("CoursePipeline", ["CourseModel", "CourseFiles", "LessonParsing", "SwiftReading",
-                        "ScenarioRunning", "CourseChecking", "CourseSite", "CourseReports", "PreviewServer"]),
+                        "ScenarioRunning", "CourseChecking", "CourseSite", "CourseReports", "PreviewServer",
+                        "BackgroundWork"]),
     ("AuthorLoop", ["CourseModel", "CourseFiles", "CourseChecking", "CoursePipeline"]),
     ("CoursebookCLI", ["CourseModel", "CourseReports", "CoursePipeline", "AuthorLoop"]),
 ]
@@ -59,7 +82,12 @@ let layers: [(name: String, mayImport: [String])] = [
 /// Removing a line here is the only way to let a layer reach the wrong way.
 let forbiddenReaches: [(from: String, to: String)] = [
     ("CourseModel", "LessonParsing"), ("CourseModel", "ScenarioRunning"), ("CourseModel", "SwiftReading"),
-    ("CourseModel", "CourseFiles"),
+    ("CourseModel", "CourseFiles"), ("CourseModel", "ChangeDiagrams"), ("CourseModel", "HTMLText"),
+    ("CourseModel", "BackgroundWork"),
+    ("HTMLText", "CourseModel"), ("BackgroundWork", "CourseModel"),
+    ("ChangeDiagrams", "LessonParsing"), ("ChangeDiagrams", "SwiftReading"), ("ChangeDiagrams", "ScenarioRunning"),
+    ("ChangeDiagrams", "CourseFiles"), ("ChangeDiagrams", "CourseChecking"), ("ChangeDiagrams", "CourseSite"),
+    ("ChangeDiagrams", "BackgroundWork"),
     ("CourseChecking", "ScenarioRunning"), ("CourseChecking", "CourseSite"), ("CourseChecking", "LessonParsing"),
     ("CourseChecking", "SwiftReading"),
     ("CourseSite", "ScenarioRunning"), ("CourseSite", "CourseChecking"), ("CourseSite", "SwiftReading"),
@@ -131,6 +159,12 @@ let package = Package(
         // The core classifier, shown to learners as it is.
         .target(name: "Invalidation"),
 
+        // Text made safe inside HTML: what the readers, the site and the preview write into pages.
+        .target(name: "HTMLText", plugins: layerRules),
+
+        // Work on every core at once (`concurrentMap`), and the counts of work a command did.
+        .target(name: "BackgroundWork", plugins: layerRules),
+
         // Course, Lesson, CodeBlock, Scenario, LimitNote, Diagnostic, CheckReport: values only.
         .target(name: "CourseModel", plugins: layerRules),
 
@@ -150,6 +184,10 @@ let package = Package(
 
         // The only code that starts programs: swiftc, batched scenario programs, the result cache.
         .target(name: "ScenarioRunning", dependencies: dependencies(of: "ScenarioRunning"), plugins: layerRules),
+
+        // The change diagrams: change lines read back, matched to their view trees, laid out
+        // and drawn (see `layers`). Pure.
+        .target(name: "ChangeDiagrams", dependencies: dependencies(of: "ChangeDiagrams"), plugins: layerRules),
 
         // Comparison, diffs, limitation-note rules, core listings, --update plans: pure.
         .target(name: "CourseChecking", dependencies: dependencies(of: "CourseChecking"), plugins: layerRules),
@@ -201,21 +239,26 @@ let package = Package(
             dependencies: ["ImportChecker"]),
 
         // What the test targets share: the package's folder, scratch folders, fixture courses.
-        .target(name: "TestSupport", dependencies: ["CourseModel", "LessonParsing", "ScenarioRunning"],
+        .target(name: "TestSupport", dependencies: ["CourseModel", "LessonParsing", "ScenarioRunning", "BackgroundWork"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "InvalidationTests", dependencies: ["Invalidation"]),
+        .testTarget(name: "HTMLTextTests", dependencies: ["HTMLText"]),
+        .testTarget(name: "BackgroundWorkTests", dependencies: ["BackgroundWork"]),
         .testTarget(name: "CourseModelTests", dependencies: ["CourseModel", "TestSupport"]),
         .testTarget(name: "CourseFilesTests", dependencies: ["CourseFiles", "TestSupport"]),
-        .testTarget(name: "LessonParsingTests", dependencies: ["LessonParsing", "CourseModel", "TestSupport"]),
+        .testTarget(name: "LessonParsingTests", dependencies: ["LessonParsing", "CourseModel", "BackgroundWork", "TestSupport"]),
         .testTarget(
             name: "SwiftReadingTests",
-            dependencies: ["SwiftReading", "CourseModel", "CourseFiles", "TestSupport"],
+            dependencies: ["SwiftReading", "CourseModel", "CourseFiles", "HTMLText", "BackgroundWork", "TestSupport"],
             swiftSettings: [.unsafeFlags(["-I", swiftHostLibraries])]),
         .testTarget(name: "ScenarioRunningTests", dependencies: ["ScenarioRunning", "CourseModel", "TestSupport"]),
+        .testTarget(name: "ChangeDiagramsTests",
+                    dependencies: ["ChangeDiagrams", "CourseModel", "TestSupport"]),
         .testTarget(name: "CourseCheckingTests",
-                    dependencies: ["CourseChecking", "CourseModel", "LessonParsing", "TestSupport"]),
+                    dependencies: ["CourseChecking", "CourseModel", "BackgroundWork", "LessonParsing", "TestSupport"]),
         .testTarget(name: "CourseSiteTests",
-                    dependencies: ["CourseSite", "CourseModel", "CoursePipeline", "LessonParsing", "TestSupport"]),
+                    dependencies: ["CourseSite", "CourseModel", "ChangeDiagrams", "BackgroundWork", "CoursePipeline", "LessonParsing",
+                                   "TestSupport"]),
         .testTarget(name: "CourseReportsTests", dependencies: ["CourseReports", "CourseModel", "TestSupport"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "CourseModel", "TestSupport"]),
         .testTarget(name: "CoursePipelineTests",
@@ -226,6 +269,6 @@ let package = Package(
                                    "TestSupport"]),
         .testTarget(name: "CoursebookCLITests",
                     dependencies: ["CoursebookCLI", "CoursePipeline", "CourseModel", "CourseFiles", "CourseReports", "LessonParsing",
-                                   "ScenarioRunning", "TestSupport"]),
+                                   "ScenarioRunning", "ChangeDiagrams", "TestSupport"]),
     ]
 )

@@ -1,3 +1,5 @@
+import BackgroundWork
+import ChangeDiagrams
 import CourseModel
 import Foundation
 

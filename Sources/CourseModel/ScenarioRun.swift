@@ -303,12 +303,3 @@ package struct RunReport: Sendable {
 package enum BatchAheadUse: Sendable, Equatable {
     case none, used, dropped
 }
-
-/// Runs scenarios: the real runner compiles them (ScenarioRunning's `ScenarioRunner`); tests
-/// may give their own.
-package protocol ScenarioRunning: Sendable {
-    /// The compiler's version line: part of every cache key and shown on the site.
-    var compilerVersion: String { get }
-    /// What each job came to, in the order of the jobs.
-    func run(_ jobs: [ScenarioJob]) -> RunReport
-}

@@ -1,3 +1,4 @@
+import BackgroundWork
 import CourseChecking
 internal import CourseFiles
 package import CourseModel

@@ -1,3 +1,4 @@
+import ChangeDiagrams
 import CourseFiles
 import CourseModel
 

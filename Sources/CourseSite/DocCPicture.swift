@@ -1,5 +1,6 @@
 import CourseModel
 import Foundation
+import HTMLText
 import LessonParsing
 
 /// How a page shows an image named the DocC way: the light variant in an `<img>` (every scale

@@ -1,4 +1,5 @@
 import CourseModel
+import HTMLText
 import LessonParsing
 
 /// The HTML of a lesson's content, block by block: headings with anchors, prose as cmark-gfm

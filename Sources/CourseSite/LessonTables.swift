@@ -1,5 +1,6 @@
 import CourseModel
 import Foundation
+import HTMLText
 import LessonParsing
 
 /// A table as cmark-gfm renders it (`<table>`, a `<thead>` row, `<tbody>` rows, one cell a

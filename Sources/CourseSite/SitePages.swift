@@ -1,6 +1,8 @@
+import BackgroundWork
 import CourseFiles
 import CourseModel
 import Foundation
+import HTMLText
 import LessonParsing
 
 /// A file of the site: its path inside the site folder and its bytes.

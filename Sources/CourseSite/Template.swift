@@ -1,4 +1,5 @@
 import CourseModel
+import HTMLText
 
 import Foundation
 import Synchronization

@@ -6,27 +6,22 @@ import Foundation
 
 /// `coursebook watch [COURSE_DIR] [--out DIR] [options]`
 enum WatchCommand {
-    static func run(_ arguments: [String], console: Console) -> ExitStatus {
-        let options: WatchCommandOptions
-        do throws(UsageError) {
-            switch try CommandLineTable.watch.parse(arguments, into: WatchCommandOptions(), course: \.shared.course) {
-            case .help:
-                console.out(lines: HelpText.watch.lines)
-                return .success
-            case .run(let parsed):
-                options = parsed
-            }
-            if options.out?.isEmpty == true { throw UsageError(message: "'--out' needs a folder") }
-        } catch {
-            return Coursebook.usage("watch", error, console: console)
-        }
-        let printer = ReportPrinter(console: console, command: "watch", style: .text)
+    static let grammar = ArgumentGrammar(options: [
+        CommandLineTable.out(help: "also rebuild the site into DIR after each check that passes") { options, folder in
+            options.out = folder
+        },
+        CommandLineTable.noSearch(\.search),
+    ] + CommandLineTable.shared(\.shared), initial: WatchCommandOptions(), course: \.shared.course)
+
+    static func execute(_ options: WatchCommandOptions, console: Console) -> ExitStatus {
+        let printer = ReportPrinter(console: console, command: Coursebook.watch.name, style: .text)
         let watch = CourseWatch(course: options.shared.course, shared: options.shared, out: options.out, search: options.search)
         do {
             try watch.run(starting: { changed in printChanges(changed, console: console) },
                           indexed: { printIndexed($0, printer: printer, console: console) }) { round in
                 printRound(round, printer: printer, console: console) { built in
-                    BuildCommand.printWritten(built, to: options.out ?? "", console: console)
+                    // A round builds a site only into the folder --out names.
+                    if let out = options.out { BuildCommand.printWritten(built, to: out, console: console) }
                 }
                 console.out("watching \(options.shared.course) for changes (Ctrl-C stops)")
             }
@@ -76,20 +71,18 @@ enum WatchCommand {
 
 /// `coursebook serve [COURSE_DIR] [--port N] [options]`
 enum ServeCommand {
-    static func run(_ arguments: [String], console: Console) -> ExitStatus {
-        let options: ServeCommandOptions
-        do throws(UsageError) {
-            switch try CommandLineTable.serve.parse(arguments, into: ServeCommandOptions(), course: \.shared.course) {
-            case .help:
-                console.out(lines: HelpText.serve.lines)
-                return .success
-            case .run(let parsed):
-                options = parsed
+    static let grammar = ArgumentGrammar(options: [
+        OptionSpec(names: ["--port"], value: "N", help: "the port on 127.0.0.1 (default 8000; 0 for any free one)") { options, text throws(UsageError) in
+            guard let text, let port = UInt16(text) else {
+                throw UsageError(message: "'--port' is a number from 0 to 65535, not '\(text ?? "")'")
             }
-        } catch {
-            return Coursebook.usage("serve", error, console: console)
-        }
-        let printer = ReportPrinter(console: console, command: "serve", style: .text)
+            options.port = port
+        },
+        CommandLineTable.noSearch(\.search),
+    ] + CommandLineTable.shared(\.shared), initial: ServeCommandOptions(), course: \.shared.course)
+
+    static func execute(_ options: ServeCommandOptions, console: Console) -> ExitStatus {
+        let printer = ReportPrinter(console: console, command: Coursebook.serve.name, style: .text)
         let preview = CoursePreview(course: options.shared.course, shared: options.shared, port: options.port,
                                     search: options.search)
         var address = ""
@@ -110,31 +103,15 @@ enum ServeCommand {
     }
 }
 
-/// `coursebook new lesson TITLE [COURSE_DIR]`
+/// `coursebook new lesson TITLE [COURSE_DIR] [--errors]`
 enum NewCommand {
-    static func run(_ arguments: [String], console: Console) -> ExitStatus {
-        var options = NewLessonOptions()
-        do throws(UsageError) {
-            guard let kind = arguments.first else {
-                throw UsageError(message: "what to make is missing: 'coursebook new lesson TITLE [COURSE_DIR]'")
-            }
-            if kind == "--help" || kind == "-h" {
-                console.out(lines: HelpText.new.lines)
-                return .success
-            }
-            guard kind == "lesson" else {
-                throw UsageError(message: "'\(kind)' is not something 'new' makes: 'coursebook new lesson TITLE [COURSE_DIR]'")
-            }
-            switch try CommandLineTable.newLesson.parse(Array(arguments.dropFirst()), into: options, positionals: titleAndCourse) {
-            case .help:
-                console.out(lines: HelpText.new.lines)
-                return .success
-            case .run(let parsed):
-                options = parsed
-            }
-        } catch {
-            return Coursebook.usage("new", error, console: console)
-        }
+    static let grammar = ArgumentGrammar(options: [
+        OptionSpec(names: ["--errors"], value: nil, help: "a scenario the compiler must refuse: an empty 'errors' block instead of the 'output' block") { options, _ in
+            options.errors = true
+        },
+    ], initial: NewLessonOptions(), positionals: kindTitleAndCourse)
+
+    static func execute(_ options: NewLessonOptions, console: Console) -> ExitStatus {
         do {
             let lesson = try Pipeline().newLesson(options)
             console.out("wrote \(lesson.path) (its limitation note is DR\(lesson.limitNote))")
@@ -144,12 +121,20 @@ enum NewCommand {
             console.out("next: write the scenario, then 'coursebook check \(lesson.path) --update' fills in its \(options.errors ? "errors block with the compiler's errors" : "output")")
             return .success
         } catch {
-            return ReportPrinter(console: console, command: "new", style: .text).print(error)
+            return ReportPrinter(console: console, command: Coursebook.new.name, style: .text).print(error)
         }
     }
 
-    /// The title (one line of text with a letter or a digit in it), then the course folder.
-    static func titleAndCourse(_ options: inout NewLessonOptions, _ positionals: [String]) throws(UsageError) {
+    /// What to make (`lesson`, the one thing `new` makes), the title (one line of text with a
+    /// letter or a digit in it), then the course folder.
+    static func kindTitleAndCourse(_ options: inout NewLessonOptions, _ arguments: [String]) throws(UsageError) {
+        guard let kind = arguments.first else {
+            throw UsageError(message: "what to make is missing: 'coursebook new lesson TITLE [COURSE_DIR]'")
+        }
+        guard kind == "lesson" else {
+            throw UsageError(message: "'\(kind)' is not something 'new' makes: 'coursebook new lesson TITLE [COURSE_DIR]'")
+        }
+        let positionals = Array(arguments.dropFirst())
         guard let title = positionals.first else {
             throw UsageError(message: "the lesson's title is missing: 'coursebook new lesson TITLE [COURSE_DIR]'")
         }
@@ -169,25 +154,16 @@ enum NewCommand {
 
 /// `coursebook merge-reports SHARD.json ... [--report FILE] [--format STYLE]`
 enum MergeReportsCommand {
-    static func run(_ arguments: [String], console: Console) -> ExitStatus {
-        let options: MergeReportsOptions
-        do throws(UsageError) {
-            switch try CommandLineTable.mergeReports.parse(arguments, into: MergeReportsOptions(), positionals: { options, files throws(UsageError) in
-                guard !files.isEmpty else {
-                    throw UsageError(message: "no reports to merge: give the shards' JSON reports (check --shard K/N --report FILE.json)")
-                }
-                options.inputs = files
-            }) {
-            case .help:
-                console.out(lines: HelpText.mergeReports.lines)
-                return .success
-            case .run(let parsed):
-                options = parsed
-            }
-        } catch {
-            return Coursebook.usage("merge-reports", error, console: console)
+    static let grammar = ArgumentGrammar(options: CommandLineTable.reporting(\.reports, \.format),
+                                         initial: MergeReportsOptions()) { options, files throws(UsageError) in
+        guard !files.isEmpty else {
+            throw UsageError(message: "no reports to merge: give the shards' JSON reports (check --shard K/N --report FILE.json)")
         }
-        let printer = ReportPrinter(console: console, command: "merge-reports", style: options.format)
+        options.inputs = files
+    }
+
+    static func execute(_ options: MergeReportsOptions, console: Console) -> ExitStatus {
+        let printer = ReportPrinter(console: console, command: Coursebook.mergeReports.name, style: options.format)
         do {
             let merged = try Pipeline().mergeReports(options)
             for diagnostic in merged.diagnosticValues { printer.show(diagnostic) }
@@ -210,21 +186,16 @@ enum MergeReportsCommand {
 /// `coursebook lsp [options]`: the language server on standard input and output. Nothing else
 /// may write to standard output while it runs (it carries the protocol).
 enum LanguageServerCommand {
-    static func run(_ arguments: [String], console: Console) -> ExitStatus {
-        let options: LanguageServerOptions
-        do throws(UsageError) {
-            switch try CommandLineTable.lsp.parse(arguments, into: LanguageServerOptions(), positionals: { _, given throws(UsageError) in
-                if let first = given.first { throw UsageError(message: "unexpected argument '\(first)' (the editor names the lessons)") }
-            }) {
-            case .help:
-                console.out(lines: HelpText.lsp.lines)
-                return .success
-            case .run(let parsed):
-                options = parsed
-            }
-        } catch {
-            return Coursebook.usage("lsp", error, console: console)
-        }
+    static let grammar = ArgumentGrammar(options: [
+        OptionSpec(names: ["--stdio"], value: nil, help: "talk on standard input and output (the only way; editors that pass it are welcome)") { _, _ in },
+        OptionSpec(names: ["--debounce"], value: "SECONDS", help: "how long typing must pause before the unsaved text is checked (default 0.3)") { options, text throws(UsageError) in
+            options.debounce = try CommandLineTable.duration(text, option: "--debounce")
+        },
+    ] + CommandLineTable.shared(\.shared), initial: LanguageServerOptions()) { _, given throws(UsageError) in
+        if let first = given.first { throw UsageError(message: "unexpected argument '\(first)' (the editor names the lessons)") }
+    }
+
+    static func execute(_ options: LanguageServerOptions, console: Console) -> ExitStatus {
         let status = LanguageServer(input: STDIN_FILENO, output: STDOUT_FILENO, options: options).run()
         return status == 0 ? .success : .checkFailed
     }

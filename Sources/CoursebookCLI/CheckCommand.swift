@@ -5,23 +5,27 @@ import Foundation
 
 /// `coursebook check [COURSE_DIR | LESSON.md ...] [options]`
 enum CheckCommand {
-    static func run(_ arguments: [String], console: Console) -> ExitStatus {
-        let options: CheckCommandOptions
-        do throws(UsageError) {
-            switch try CommandLineTable.check.parse(arguments, into: CheckCommandOptions(), positionals: targets) {
-            case .help:
-                console.out(lines: HelpText.check.lines)
-                return .success
-            case .run(let parsed):
-                options = parsed
+    static let grammar = ArgumentGrammar(options: [
+        OptionSpec(names: ["--update"], value: nil, help: "rewrite 'output' and 'swift core' blocks from this run",
+                   manual: "rewrite every `output`, `errors` and `trap` block (and `swift core` listing) with what this run produced (never making an `errors` or `trap` block of anything else); insert a missing `output` block after its scenario. Each change is reported as `file:line: ...`. A second `--update` changes nothing. Each lesson is read again just before it is replaced: one that changed since the check read it (you saved it meanwhile) is left as it is now and reported as an error (exit 1); the others are updated.") { options, _ in
+            options.update = true
+        },
+        OptionSpec(names: ["--shard"], value: "K/N", help: "run the K-th of N shares of the scenarios (course-wide rules on 1/N only), for a CI matrix",
+                   manual: "run the K-th of N shares of the scenarios (course-wide rules on `1/N` only), for a CI matrix; see [Reports and CI](ci.md#reports-and-ci). Not with `--update`.") { options, text throws(UsageError) in
+            guard let text, let shard = Shard(text) else {
+                throw UsageError(message: "'--shard' is K/N with 1 <= K <= N (2/4), not '\(text ?? "")'")
             }
-            if options.shard != nil, options.update {
-                throw UsageError(message: "'--update' rewrites lessons and cannot run on a shard; run it without '--shard'")
-            }
-        } catch {
-            return Coursebook.usage("check", error, console: console)
+            options.shard = shard
+        },
+    ] + CommandLineTable.shared(\.shared) + CommandLineTable.reporting(\.shared.reports, \.shared.format),
+    initial: CheckCommandOptions(), positionals: targets) { options throws(UsageError) in
+        if options.shard != nil, options.update {
+            throw UsageError(message: "'--update' rewrites lessons and cannot run on a shard; run it without '--shard'")
         }
-        let printer = ReportPrinter(console: console, command: "check", style: options.shared.format)
+    }
+
+    static func execute(_ options: CheckCommandOptions, console: Console) -> ExitStatus {
+        let printer = ReportPrinter(console: console, command: Coursebook.check.name, style: options.shared.format)
         do {
             let checked = try Pipeline(endsWithTheProcess: true).check(options)
             printer.print(checked)
@@ -63,25 +67,18 @@ enum CheckCommand {
     }
 }
 
-/// `coursebook build [COURSE_DIR] --out DIR [--strict] [--timeout S] [--no-cache] [--cache-dir D]`
+/// `coursebook build [COURSE_DIR] --out DIR [options]`
 enum BuildCommand {
-    static func run(_ arguments: [String], console: Console) -> ExitStatus {
-        let options: BuildCommandOptions
-        do throws(UsageError) {
-            switch try CommandLineTable.build.parse(arguments, into: BuildCommandOptions(), course: \.shared.course) {
-            case .help:
-                console.out(lines: HelpText.build.lines)
-                return .success
-            case .run(let parsed):
-                options = parsed
-            }
-            guard !options.out.isEmpty else {
-                throw UsageError(message: "'--out DIR' is required: the folder to write the site into")
-            }
-        } catch {
-            return Coursebook.usage("build", error, console: console)
-        }
-        let printer = ReportPrinter(console: console, command: "build", style: options.shared.format)
+    static let grammar = ArgumentGrammar(options: [
+        CommandLineTable.out(help: "the site's folder", required: "the folder to write the site into") { options, folder in
+            options.out = folder
+        },
+        CommandLineTable.noSearch(\.search),
+    ] + CommandLineTable.shared(\.shared) + CommandLineTable.reporting(\.shared.reports, \.shared.format),
+    initial: BuildCommandOptions(), course: \.shared.course)
+
+    static func execute(_ options: BuildCommandOptions, console: Console) -> ExitStatus {
+        let printer = ReportPrinter(console: console, command: Coursebook.build.name, style: options.shared.format)
         do {
             let built = try Pipeline(endsWithTheProcess: true).build(options)
             printer.print(built.checked)

@@ -10,74 +10,114 @@ struct UsageError: Error, Equatable {
 
 /// One option of a command: its names, the value it takes (nil for a flag), the line `--help`
 /// shows for it, and what it sets in the command's typed options. The parser, the help text
-/// and the manual's tables (docs/commands.md) repeat these.
+/// and the manual's tables (docs/commands.md, `CommandsPage`) read it.
 struct OptionSpec<Options>: Sendable {
     var names: [String]
     var value: String?
     var help: String
+    /// The manual's words for it, when they say more than `help`.
+    var manual: String?
     /// Whether the option may be given more than once (`--report a.json --report b.xml`).
     var repeatable = false
+    /// Why the command needs it, for an option that must be given (`--out` of `build`).
+    var required: String?
     var apply: @Sendable (inout Options, String?) throws(UsageError) -> Void
 
-    init(names: [String], value: String?, help: String, repeatable: Bool = false,
-         apply: @escaping @Sendable (inout Options, String?) throws(UsageError) -> Void) {
+    init(names: [String], value: String?, help: String, manual: String? = nil, repeatable: Bool = false,
+         required: String? = nil, apply: @escaping @Sendable (inout Options, String?) throws(UsageError) -> Void) {
         self.names = names
         self.value = value
         self.help = help
+        self.manual = manual
         self.repeatable = repeatable
+        self.required = required
         self.apply = apply
     }
 
     var isFlag: Bool { value == nil }
+
+    /// The option as help and the manual show it.
+    var row: OptionRow {
+        OptionRow(names: names, value: value, help: help, manual: manual ?? help, required: required)
+    }
 }
 
-/// The options of `check` and `build`, one table each.
-enum CommandLineTable {
-    static let help = "show this help"
+extension OptionRow {
+    /// `--help, -h`, which every command takes (the parser answers it before any table).
+    static let help = OptionRow(names: ["--help", "-h"], value: nil, help: "show this help",
+                                manual: "show the command's help", required: nil)
+}
 
-    /// The options both commands take, applied to their shared part.
+/// The options of the commands, each declared once: those several commands share are made
+/// here and composed into each command's table (`CheckCommand.grammar` ...).
+enum CommandLineTable {
+    /// The options of every command that checks a course (`check`, `build`, `watch`, `serve`,
+    /// `lsp`), applied to their shared part.
     static func shared<Options>(_ part: WritableKeyPath<Options, SharedOptions> & Sendable) -> [OptionSpec<Options>] {
         [
             OptionSpec(names: ["--strict"], value: nil, help: "treat warnings as errors") { options, _ in
                 options[keyPath: part].strict = true
             },
-            OptionSpec(names: ["--timeout"], value: "SECONDS", help: "stop a scenario that runs longer (default 10)") { options, text throws(UsageError) in
+            OptionSpec(names: ["--timeout"], value: "SECONDS", help: "stop a scenario that runs longer (default 10)",
+                       manual: "stop a scenario that runs longer (default 10; fractions down to 0.001 allowed)") { options, text throws(UsageError) in
                 options[keyPath: part].timeLimit = try duration(text, option: "--timeout")
             },
-            OptionSpec(names: ["--compile-timeout"], value: "SECONDS", help: "stop a compiler run that takes longer (default 300)") { options, text throws(UsageError) in
+            OptionSpec(names: ["--compile-timeout"], value: "SECONDS", help: "stop a compiler run that takes longer (default 300)",
+                       manual: "stop a compiler run that takes longer (default 300; fractions down to 0.001 allowed)") { options, text throws(UsageError) in
                 options[keyPath: part].compileTimeLimit = try duration(text, option: "--compile-timeout")
             },
-            OptionSpec(names: ["--memory-limit"], value: "MIB", help: "stop a scenario whose processes use more memory together, in MiB (default 512)") { options, text throws(UsageError) in
+        ] + limits(part) + caching(part)
+    }
+
+    /// What a scenario (or the compiler) may take of the machine, and the sandbox it runs in.
+    static func limits<Options>(_ part: WritableKeyPath<Options, SharedOptions> & Sendable) -> [OptionSpec<Options>] {
+        [
+            OptionSpec(names: ["--memory-limit"], value: "MIB", help: "stop a scenario whose processes use more memory together, in MiB (default 512)",
+                       manual: "stop a scenario whose processes use more memory together, in MiB (default 512; 16 at least); no process of it gets more") { options, text throws(UsageError) in
                 options[keyPath: part].limits.memory = try count(text, option: "--memory-limit", least: 16, most: 1 << 20) << 20
             },
-            OptionSpec(names: ["--process-limit"], value: "N", help: "stop a scenario that runs this many processes and threads at once (default 256)") { options, text throws(UsageError) in
+            OptionSpec(names: ["--process-limit"], value: "N", help: "stop a scenario that runs this many processes and threads at once (default 256)",
+                       manual: "stop a scenario that runs this many processes and threads at once (default 256; 8 at least)") { options, text throws(UsageError) in
                 options[keyPath: part].limits.processes = try count(text, option: "--process-limit", least: 8, most: 1 << 22)
             },
-            OptionSpec(names: ["--file-limit"], value: "N", help: "the files one process of a scenario may hold open (default 256)") { options, text throws(UsageError) in
+            OptionSpec(names: ["--file-limit"], value: "N", help: "the files one process of a scenario may hold open (default 256)",
+                       manual: "the files one process of a scenario may hold open (default 256; 16 at least)") { options, text throws(UsageError) in
                 options[keyPath: part].limits.openFiles = try count(text, option: "--file-limit", least: 16, most: 1 << 20)
             },
-            OptionSpec(names: ["--tmp-size"], value: "MIB", help: "the size of a scenario's /tmp and of its /dev/shm, each, and of its largest file, in MiB (default 64)") { options, text throws(UsageError) in
+            OptionSpec(names: ["--tmp-size"], value: "MIB", help: "the size of a scenario's /tmp and of its /dev/shm, each, and of its largest file, in MiB (default 64)",
+                       manual: "the size of a scenario's `/tmp` and of its `/dev/shm`, each, and of its largest file, in MiB (default 64)") { options, text throws(UsageError) in
                 options[keyPath: part].limits.temporarySpace = try count(text, option: "--tmp-size", least: 1, most: 1 << 20) << 20
             },
             OptionSpec(names: ["--output-limit"], value: "MIB", help: "stop a scenario that prints more, in MiB (default 1)") { options, text throws(UsageError) in
                 options[keyPath: part].outputCap = try count(text, option: "--output-limit", least: 1, most: 1 << 12) << 20
             },
-            OptionSpec(names: ["--compile-memory-limit"], value: "MIB", help: "stop a compiler job that uses more memory, in MiB (default 1024)") { options, text throws(UsageError) in
+            OptionSpec(names: ["--compile-memory-limit"], value: "MIB", help: "stop a compiler job that uses more memory, in MiB (default 1024)",
+                       manual: "stop a compiler job that uses more memory, in MiB (default 1024; 128 at least)") { options, text throws(UsageError) in
                 options[keyPath: part].limits.compilerMemory = try count(text, option: "--compile-memory-limit", least: 128, most: 1 << 20) << 20
             },
-            OptionSpec(names: ["--sandbox"], value: "MODE", help: "auto (default): run scenarios in bubblewrap when it can start here; required: or not at all; off") { options, text throws(UsageError) in
+            OptionSpec(names: ["--sandbox"], value: "MODE", help: "auto (default): run scenarios in bubblewrap when it can start here; required: or not at all; off",
+                       manual: "`auto` (default): run scenarios in the sandbox when it can start here, else without it, said in one line; `required`: in the sandbox or not at all (exit status 6), for CI; `off`: without it") { options, text throws(UsageError) in
                 guard let text, let mode = SandboxMode(rawValue: text) else {
                     throw UsageError(message: "'--sandbox' is auto, required or off, not '\(text ?? "")'")
                 }
                 options[keyPath: part].sandbox = mode
             },
-            OptionSpec(names: ["--no-sandbox"], value: nil, help: "run scenarios without the sandbox (same as --sandbox off)") { options, _ in
+            OptionSpec(names: ["--no-sandbox"], value: nil, help: "run scenarios without the sandbox (same as --sandbox off)",
+                       manual: "run scenarios without the sandbox (the same as `--sandbox off`)") { options, _ in
                 options[keyPath: part].sandbox = .off
             },
-            OptionSpec(names: ["--no-cache"], value: nil, help: "compile and run every scenario, ignoring cached results") { options, _ in
+        ]
+    }
+
+    /// Where results are kept between runs.
+    static func caching<Options>(_ part: WritableKeyPath<Options, SharedOptions> & Sendable) -> [OptionSpec<Options>] {
+        [
+            OptionSpec(names: ["--no-cache"], value: nil, help: "compile and run every scenario, ignoring cached results",
+                       manual: "compile and run every scenario, ignoring and not writing cached results") { options, _ in
                 options[keyPath: part].cache = .none
             },
-            OptionSpec(names: ["--cache-dir"], value: "DIR", help: "keep cached results in DIR (default COURSE_DIR/.coursebook-cache)") { options, folder throws(UsageError) in
+            OptionSpec(names: ["--cache-dir"], value: "DIR", help: "keep cached results in DIR (default COURSE_DIR/.coursebook-cache)",
+                       manual: "keep cached results in DIR (default `COURSE_DIR/.coursebook-cache`); made when missing; an empty name, a file, or a folder that cannot be made is a usage error (exit 64)") { options, folder throws(UsageError) in
                 // An empty name would put the cache into the current folder.
                 guard let folder, !folder.isEmpty else { throw UsageError(message: "'--cache-dir' needs a folder, not an empty name") }
                 // `--no-cache` wins, whichever comes first.
@@ -110,13 +150,16 @@ enum CommandLineTable {
     static func reporting<Options>(_ reports: WritableKeyPath<Options, [String]> & Sendable,
                                    _ format: WritableKeyPath<Options, DiagnosticStyle?> & Sendable) -> [OptionSpec<Options>] {
         [
-            OptionSpec(names: ["--report"], value: "FILE", help: "also write the result to FILE: JUnit XML when it ends in .xml, JSON when it ends in .json (repeatable)", repeatable: true) { options, file throws(UsageError) in
+            OptionSpec(names: ["--report"], value: "FILE", help: "also write the result to FILE: JUnit XML when it ends in .xml, JSON when it ends in .json (repeatable)",
+                       manual: "also write the result to FILE, whatever the check found: JUnit XML when it ends in `.xml`, the JSON report when it ends in `.json`; may be given more than once. A file that cannot be written is exit status 4, and so is a FILE that is a symbolic link (it is left as it is: give the path of the file itself).",
+                       repeatable: true) { options, file throws(UsageError) in
                 guard let file, ReportKind(path: file) != nil else {
                     throw UsageError(message: "'--report' writes a .json or a .xml file, not '\(file ?? "")'")
                 }
                 options[keyPath: reports].append(file)
             },
-            OptionSpec(names: ["--format"], value: "STYLE", help: "text, or github: findings as GitHub Actions annotations (the default when GITHUB_ACTIONS=true)") { options, text throws(UsageError) in
+            OptionSpec(names: ["--format"], value: "STYLE", help: "text, or github: findings as GitHub Actions annotations (the default when GITHUB_ACTIONS=true)",
+                       manual: "`text` (default): findings on standard error as `file:line:column: error: ...`; `github`: findings as GitHub Actions annotations on standard output. `github` is the default when `GITHUB_ACTIONS=true`.") { options, text throws(UsageError) in
                 guard let text, let style = DiagnosticStyle(rawValue: text) else {
                     throw UsageError(message: "'--format' is text or github, not '\(text ?? "")'")
                 }
@@ -125,62 +168,21 @@ enum CommandLineTable {
         ]
     }
 
-    static let check: [OptionSpec<CheckCommandOptions>] = [
-        OptionSpec(names: ["--update"], value: nil, help: "rewrite 'output' and 'swift core' blocks from this run") { options, _ in
-            options.update = true
-        },
-        OptionSpec(names: ["--shard"], value: "K/N", help: "run the K-th of N shares of the scenarios (course-wide rules on 1/N only), for a CI matrix") { options, text throws(UsageError) in
-            guard let text, let shard = Shard(text) else {
-                throw UsageError(message: "'--shard' is K/N with 1 <= K <= N (2/4), not '\(text ?? "")'")
-            }
-            options.shard = shard
-        },
-    ] + shared(\.shared) + reporting(\.shared.reports, \.shared.format)
+    /// `--out DIR`: the folder a site is written into (an empty name is no folder).
+    static func out<Options>(help: String, required: String? = nil,
+                             _ set: @escaping @Sendable (inout Options, String) -> Void) -> OptionSpec<Options> {
+        OptionSpec(names: ["--out"], value: "DIR", help: help, required: required) { options, folder throws(UsageError) in
+            guard let folder, !folder.isEmpty else { throw UsageError(message: "'--out' needs a folder") }
+            set(&options, folder)
+        }
+    }
 
-    static let build: [OptionSpec<BuildCommandOptions>] = [
-        OptionSpec(names: ["--out"], value: "DIR", help: "the site's folder (required)") { options, folder in
-            options.out = folder ?? ""
-        },
+    /// `--no-search`: a site without a search index.
+    static func noSearch<Options>(_ search: WritableKeyPath<Options, Bool> & Sendable) -> OptionSpec<Options> {
         OptionSpec(names: ["--no-search"], value: nil, help: "no search index, even when pagefind is installed") { options, _ in
-            options.search = false
-        },
-    ] + shared(\.shared) + reporting(\.shared.reports, \.shared.format)
-
-    static let watch: [OptionSpec<WatchCommandOptions>] = [
-        OptionSpec(names: ["--out"], value: "DIR", help: "also rebuild the site into DIR after each check that passes") { options, folder in
-            options.out = folder ?? ""
-        },
-        OptionSpec(names: ["--no-search"], value: nil, help: "no search index, even when pagefind is installed") { options, _ in
-            options.search = false
-        },
-    ] + shared(\.shared)
-
-    static let serve: [OptionSpec<ServeCommandOptions>] = [
-        OptionSpec(names: ["--port"], value: "N", help: "the port on 127.0.0.1 (default 8000; 0 for any free one)") { options, text throws(UsageError) in
-            guard let text, let port = UInt16(text) else {
-                throw UsageError(message: "'--port' is a number from 0 to 65535, not '\(text ?? "")'")
-            }
-            options.port = port
-        },
-        OptionSpec(names: ["--no-search"], value: nil, help: "no search index, even when pagefind is installed") { options, _ in
-            options.search = false
-        },
-    ] + shared(\.shared)
-
-    static let newLesson: [OptionSpec<NewLessonOptions>] = [
-        OptionSpec(names: ["--errors"], value: nil, help: "a scenario the compiler must refuse: an empty 'errors' block instead of the 'output' block") { options, _ in
-            options.errors = true
-        },
-    ]
-
-    static let lsp: [OptionSpec<LanguageServerOptions>] = [
-        OptionSpec(names: ["--stdio"], value: nil, help: "talk on standard input and output (the only way; editors that pass it are welcome)") { _, _ in },
-        OptionSpec(names: ["--debounce"], value: "SECONDS", help: "how long typing must pause before the unsaved text is checked (default 0.3)") { options, text throws(UsageError) in
-            options.debounce = try duration(text, option: "--debounce")
-        },
-    ] + shared(\.shared)
-
-    static let mergeReports: [OptionSpec<MergeReportsOptions>] = reporting(\.reports, \.format)
+            options[keyPath: search] = false
+        }
+    }
 }
 
 /// What a command line asks for: the options, or the command's help.
@@ -191,18 +193,9 @@ enum Parsed<Options> {
 
 extension Array {
     /// Parses a command's arguments with this table: flags, options with a value (`--out DIR`
-    /// or `--out=DIR`), `--` before arguments that start with a dash, at most one positional
-    /// argument (the course folder). Anything else is a usage error that names the argument.
-    func parse<Options>(_ arguments: [String], into initial: Options,
-                        course: WritableKeyPath<Options, String>) throws(UsageError) -> Parsed<Options>
-    where Element == OptionSpec<Options> {
-        try parse(arguments, into: initial) { (options: inout Options, positionals: [String]) throws(UsageError) in
-            guard positionals.count <= 1 else { throw UsageError(message: "unexpected argument '\(positionals[1])'") }
-            if let folder = positionals.first { options[keyPath: course] = folder }
-        }
-    }
-
-    /// Parses as above, handing every positional argument, in order, to `positionals`.
+    /// or `--out=DIR`), `--` before arguments that start with a dash; every positional
+    /// argument, in order, goes to `positionals`. Anything else is a usage error that names
+    /// the argument, and so is a required option left out.
     func parse<Options>(_ arguments: [String], into initial: Options,
                         positionals take: (inout Options, [String]) throws(UsageError) -> Void) throws(UsageError) -> Parsed<Options>
     where Element == OptionSpec<Options> {
@@ -251,17 +244,23 @@ extension Array {
             }
         }
         try take(&options, positionals)
+        if let missing = first(where: { $0.required != nil && !given.contains($0.names[0]) }), let why = missing.required {
+            throw UsageError(message: "'\(missing.row.shown)' is required: \(why)")
+        }
         return .run(options)
     }
 }
 
-/// The option lines of a help text: names and value, then the help, in two columns.
-func optionLines<Options>(_ table: [OptionSpec<Options>]) -> String {
-    let rows = table.map { spec in
-        (spec.names.joined(separator: ", ") + (spec.value.map { " \($0)" } ?? ""), spec.help)
-    } + [("--help, -h", CommandLineTable.help)]
-    // One column for the names, as wide as the widest; the words wrap within 92 columns.
-    let width = (rows.map(\.0.count).max() ?? 0) + 2
+/// The option lines of a help text: names and value, then the help (and whether the option
+/// must be given), in two columns.
+func optionLines(_ table: [OptionRow]) -> String {
+    columns(table.map { ($0.shown, $0.help + ($0.required == nil ? "" : " (required)")) })
+}
+
+/// Rows of two columns, indented by two: the left one as wide as `width` (the widest left
+/// text, by default) and two more, the right one's words wrapped within 92 columns.
+func columns(_ rows: [(String, String)], width widest: Int? = nil) -> String {
+    let width = (widest ?? rows.map(\.0.count).max() ?? 0) + 2
     return rows.map { left, right in
         var lines: [String] = []
         var line = ""

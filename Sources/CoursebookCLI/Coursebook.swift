@@ -21,63 +21,19 @@ package enum Coursebook {
     }
 
     static func status(_ arguments: [String], console: Console) -> ExitStatus {
-        guard let command = arguments.first else {
-            console.error(lines: HelpText.overview.lines)
+        guard let name = arguments.first else {
+            console.error(lines: overview.lines)
             return .usage
         }
         let rest = Array(arguments.dropFirst())
-        switch command {
-        case "check":
-            return CheckCommand.run(rest, console: console)
-        case "build":
-            return BuildCommand.run(rest, console: console)
-        case "watch":
-            return WatchCommand.run(rest, console: console)
-        case "serve":
-            return ServeCommand.run(rest, console: console)
-        case "new":
-            return NewCommand.run(rest, console: console)
-        case "merge-reports":
-            return MergeReportsCommand.run(rest, console: console)
-        case "lsp":
-            return LanguageServerCommand.run(rest, console: console)
-        case "help":
-            return help(rest.first, console: console)
-        case "--help", "-h":
-            console.out(lines: HelpText.overview.lines)
-            return .success
-        case "--version":
-            guard rest.isEmpty else {
-                console.error(lines: ["coursebook: '--version' takes no argument", "see 'coursebook --help'"])
-                return .usage
-            }
-            console.out("coursebook \(CoursebookVersion.current)")
-            switch Pipeline().compiler() {
-            case .success(let compiler): console.out("scenarios run with: \(compiler.version) (\(compiler.path))")
-            case .failure(let error): console.out("scenarios run with: no compiler: \(error.diagnostic.summary)")
-            }
-            return .success
-        default:
-            console.error(lines: ["coursebook: unknown command '\(command)'", ""] + HelpText.overview.lines)
-            return .usage
+        if let command = commands.first(where: { $0.name == name }) {
+            return command.run(rest, console: console)
         }
-    }
-
-    private static func help(_ topic: String?, console: Console) -> ExitStatus {
-        switch topic {
-        case nil: console.out(lines: HelpText.overview.lines)
-        case "check": console.out(lines: HelpText.check.lines)
-        case "build": console.out(lines: HelpText.build.lines)
-        case "watch": console.out(lines: HelpText.watch.lines)
-        case "serve": console.out(lines: HelpText.serve.lines)
-        case "new": console.out(lines: HelpText.new.lines)
-        case "merge-reports": console.out(lines: HelpText.mergeReports.lines)
-        case "lsp": console.out(lines: HelpText.lsp.lines)
-        case let other?:
-            console.error("coursebook help: no command '\(other)' (commands: check, build, watch, serve, new, merge-reports, lsp)")
-            return .usage
+        if let option = topLevelOptions.first(where: { $0.names.contains(name) }) {
+            return option.run(rest, console)
         }
-        return .success
+        console.error(lines: ["coursebook: unknown command '\(name)'", ""] + overview.lines)
+        return .usage
     }
 
     /// Prints a usage error the same way for every subcommand.

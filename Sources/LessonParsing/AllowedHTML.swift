@@ -1,4 +1,5 @@
 import CourseModel
+import HTMLText
 
 /// The handful of HTML a lesson may use: `<kbd>`, `<sub>`, `<sup>`, `<br>`, `<mark>`, `<abbr>`
 /// (with `title` only), and `<details>` (with `open` only) with its `<summary>`, which is how

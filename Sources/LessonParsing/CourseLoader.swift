@@ -1,3 +1,4 @@
+import BackgroundWork
 import CourseFiles
 import CourseModel
 import Foundation

@@ -1,7 +1,9 @@
+import BackgroundWork
 import CCmarkGFM
 import CourseFiles
 import CourseModel
 import Glibc
+import HTMLText
 
 /// The one place that talks to cmark-gfm. A lesson is parsed once per command into a
 /// `LessonDocument`: the check reads its elements, the site renders its blocks, both from the

@@ -4,6 +4,7 @@ import CourseModel
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import HTMLText
 #endif
 
 /// `coursebook serve`'s HTTP server: a built site on 127.0.0.1, through GNU libmicrohttpd (one

@@ -1,8 +1,7 @@
+import BackgroundWork
 import CourseFiles
 import CourseModel
 import Foundation
-
-extension ScenarioRunner: ScenarioRunning {}
 
 /// Compiles and runs scenarios with the core files: from the cache when it can, else batched
 /// into as few `swiftc` runs as possible, each scenario in a function of its own and run in

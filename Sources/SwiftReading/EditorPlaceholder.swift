@@ -1,4 +1,5 @@
 internal import CourseModel
+internal import HTMLText
 internal import SwiftDiagnostics
 internal import SwiftParserDiagnostics
 internal import SwiftSyntax

@@ -1,5 +1,7 @@
+internal import BackgroundWork
 internal import CourseFiles
 package import CourseModel
+internal import HTMLText
 internal import SwiftParser
 internal import SwiftSyntax
 
@@ -112,7 +114,7 @@ package struct SwiftBlockReader: Sendable {
     /// The names a core file uses, which a scenario's own top-level names must not change.
     static let identifiersSuffix = "ids"
     /// Bump when what is learned from a block, or how it is written down, changes.
-    static let formatVersion = "8"
+    static let formatVersion = "9"
 
     /// What is known of every block, in the order of `requests`, read on every core. A text
     /// asked for several times (with several needs) is read once, for the largest need.

@@ -1,3 +1,4 @@
+internal import HTMLText
 internal import SwiftIDEUtils
 internal import SwiftParser
 internal import SwiftSyntax

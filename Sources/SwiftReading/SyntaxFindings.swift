@@ -27,7 +27,8 @@ enum SyntaxFindings {
     static let sample = 64
 
     /// What does not parse, the editor placeholders' doing aside (`EditorPlaceholder.explains`):
-    /// an illustration may hold `<#name#>` where the reader fills code in.
+    /// an illustration may hold `<#name#>` where the reader fills code in, and `...` where
+    /// code is left out (`Elision.explains`).
     static func of(_ tree: SourceFileSyntax, code: String) -> [SyntaxProblem] {
         // Most blocks parse cleanly; the diagnostics generator runs only for those that do not.
         guard tree.hasError else { return [] }
@@ -40,6 +41,7 @@ enum SyntaxFindings {
             judged = Parser.parse(source: String(decoding: code.utf8.prefix(end), as: UTF8.self))
         }
         var found = ParseDiagnosticsGenerator.diagnostics(for: judged)
+        found.removeAll(where: Elision.explains)
         let placeholders = EditorPlaceholder.ranges(in: judged.syntaxTextBytes)
         if !placeholders.isEmpty {
             let tokens = EditorPlaceholder.tokenRanges(judged)

@@ -1,3 +1,4 @@
+import BackgroundWork
 @testable import CourseChecking
 import CourseModel
 import LessonParsing

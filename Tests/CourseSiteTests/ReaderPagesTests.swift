@@ -1,3 +1,4 @@
+import ChangeDiagrams
 @testable import CourseSite
 import CourseModel
 import Foundation

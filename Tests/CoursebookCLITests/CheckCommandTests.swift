@@ -363,6 +363,8 @@ struct CommandLineTests {
         (["build", "passing", "--out", "site", "--cache-dir="], "coursebook build: '--cache-dir' needs a folder, not an empty name\nsee 'coursebook build --help'\n"),
         (["check", "--strict=yes"], "coursebook check: '--strict' takes no value\nsee 'coursebook check --help'\n"),
         (["help", "nothing"], "coursebook help: no command 'nothing' (commands: check, build, watch, serve, new, merge-reports, lsp)\n"),
+        (["help", "check", "build"], "coursebook help: unexpected argument 'build'\nsee 'coursebook help --help'\n"),
+        (["build", "passing", "--out="], "coursebook build: '--out' needs a folder\nsee 'coursebook build --help'\n"),
         (["check", "passing", "01-counter.md"], "coursebook check: give a course folder or lesson files, not both ('passing' is not a lesson file)\nsee 'coursebook check --help'\n"),
         (["check", "passing/01-counter.md", "update/01-counter.md"], "coursebook check: lesson files of one course only: 'update/01-counter.md' is not in the folder of 'passing/01-counter.md'\nsee 'coursebook check --help'\n"),
         (["check", "passing/01-counter.md", "./passing/01-counter.md"], "coursebook check: './passing/01-counter.md' is given twice\nsee 'coursebook check --help'\n"),

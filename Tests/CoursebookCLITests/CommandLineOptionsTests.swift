@@ -5,8 +5,7 @@ import Testing
 
 struct CommandLineOptionsTests {
     func build(_ arguments: [String]) throws(UsageError) -> BuildCommandOptions? {
-        guard case .run(let options) = try CommandLineTable.build.parse(arguments, into: BuildCommandOptions(),
-                                                                         course: \.shared.course) else { return nil }
+        guard case .run(let options) = try BuildCommand.grammar.parse(arguments) else { return nil }
         return options
     }
 
@@ -22,12 +21,12 @@ struct CommandLineOptionsTests {
     }
 
     @Test func noCacheWinsWhateverTheOrder() throws {
-        #expect(try build(["--cache-dir", "c", "--no-cache"])?.shared.cache == SharedOptions.Cache.none)
-        #expect(try build(["--no-cache", "--cache-dir", "c"])?.shared.cache == SharedOptions.Cache.none)
+        #expect(try build(["--out", "s", "--cache-dir", "c", "--no-cache"])?.shared.cache == SharedOptions.Cache.none)
+        #expect(try build(["--out", "s", "--no-cache", "--cache-dir", "c"])?.shared.cache == SharedOptions.Cache.none)
     }
 
     @Test func doubleDashEndsOptionsAndHelpWins() throws {
-        #expect(try build(["--", "--strict"])?.shared.course == "--strict")
+        #expect(try build(["--out", "s", "--", "--strict"])?.shared.course == "--strict")
         #expect(try build(["--out", "x", "--help"]) == nil)
         #expect(try build(["-h"]) == nil)
     }
@@ -41,6 +40,9 @@ struct CommandLineOptionsTests {
         (["--strict=1"], "'--strict' takes no value"),
         (["--timeout", "0"], "'--timeout' needs a number of seconds greater than 0, not '0'"),
         (["a", "b"], "unexpected argument 'b'"),
+        (["a"], "'--out DIR' is required: the folder to write the site into"),
+        (["--out="], "'--out' needs a folder"),
+        (["--out", "", "a"], "'--out' needs a folder"),
     ])
     func errors(arguments: [String], message: String) {
         #expect(throws: UsageError(message: message)) { try build(arguments) }
@@ -50,19 +52,15 @@ struct CommandLineOptionsTests {
     /// words (wrapped within 92 columns, in one column as wide as the widest name).
     @Test func helpListsEveryOptionOfTheTable() {
         func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-        for (help, table) in [(HelpText.check, CommandLineTable.check.map { ($0.names, $0.help) }),
-                              (HelpText.build, CommandLineTable.build.map { ($0.names, $0.help) }),
-                              (HelpText.watch, CommandLineTable.watch.map { ($0.names, $0.help) }),
-                              (HelpText.serve, CommandLineTable.serve.map { ($0.names, $0.help) }),
-                              (HelpText.new, CommandLineTable.newLesson.map { ($0.names, $0.help) }),
-                              (HelpText.mergeReports, CommandLineTable.mergeReports.map { ($0.names, $0.help) })] {
-            for (names, text) in table {
-                #expect(help.contains("  " + names.joined(separator: ", ")))
-                #expect(words(help).contains(text), "\(text)")
+        for command in Coursebook.commands {
+            let help = command.help
+            for option in command.options + [OptionRow.help] {
+                #expect(help.contains("\n  " + option.shown + " "), "\(command.name) \(option.shown)")
+                #expect(words(help).contains(option.help), "\(option.help)")
             }
             #expect(help.split(separator: "\n").allSatisfy { $0.count <= 92 })
         }
-        #expect(HelpText.build.contains("""
+        #expect(Coursebook.build.help.contains("""
               --out DIR                   the site's folder (required)
               --no-search                 no search index, even when pagefind is installed
               --strict                    treat warnings as errors
@@ -85,8 +83,7 @@ struct CommandLineOptionsTests {
     }
 
     func check(_ arguments: [String]) throws(UsageError) -> CheckCommandOptions? {
-        guard case .run(let options) = try CommandLineTable.check.parse(arguments, into: CheckCommandOptions(),
-                                                                         positionals: CheckCommand.targets) else { return nil }
+        guard case .run(let options) = try CheckCommand.grammar.parse(arguments) else { return nil }
         return options
     }
 
@@ -114,6 +111,45 @@ struct CommandLineOptionsTests {
         #expect(throws: UsageError(message: "'--shard' is given twice")) { try check(["--shard", "1/2", "--shard", "2/2"]) }
         for bad in ["0/2", "2", "1/0", "a/b", "1/2/3", "-1/2", "1/1001"] {
             #expect(throws: UsageError(message: "'--shard' is K/N with 1 <= K <= N (2/4), not '\(bad)'")) { try check(["--shard=\(bad)"]) }
+        }
+    }
+}
+
+/// The registry's commands: one name each, and help that lists the exit statuses they end with.
+struct SubcommandRegistryTests {
+    @Test func everyNameIsOneCommand() {
+        let names = Coursebook.commands.map(\.name)
+        #expect(Set(names).count == names.count, "\(names)")
+        #expect(Coursebook.commands.allSatisfy { command in
+            !Coursebook.topLevelOptions.contains { $0.names.contains(command.name) }
+        })
+    }
+
+    /// Every command refuses a wrong command line with 64, so its help says so; no status is
+    /// listed twice.
+    @Test func everyCommandsHelpListsTheUsageStatusOnce() {
+        for command in Coursebook.commands {
+            let statuses = command.exitStatuses.flatMap(\.statuses)
+            #expect(statuses.contains(.usage), "\(command.name)")
+            #expect(Set(statuses).count == statuses.count, "\(command.name)")
+            #expect(command.help.contains("\n" + wrapped("exit status: ", command.exitStatuses.map(\.shown).joined(separator: ", "))))
+        }
+        #expect(Coursebook.check.help.hasSuffix("""
+            exit status: 0 all passed, 1 a scenario or a lesson failed, 2 the course cannot be read, 4 a
+                         report cannot be written, 5 no Swift compiler, 6 the sandbox is required and
+                         cannot start, 64 wrong usage, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM
+            """))
+    }
+
+    /// A command's help and its usage errors go through the registry: `main` runs it by name.
+    @Test func dispatchRunsTheCommandOfTheName() {
+        for command in Coursebook.commands {
+            let console = RecordingConsole()
+            #expect(Coursebook.main([command.name, "--help"], console: console) == 0)
+            #expect(console.standardOutput == command.help + "\n")
+            let wrong = RecordingConsole()
+            #expect(Coursebook.main([command.name, "--no-such-option"], console: wrong) == 64)
+            #expect(wrong.standardError == "coursebook \(command.name): unknown option '--no-such-option'\nsee 'coursebook \(command.name) --help'\n")
         }
     }
 }

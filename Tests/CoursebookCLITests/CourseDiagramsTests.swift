@@ -1,3 +1,4 @@
+import ChangeDiagrams
 import CourseModel
 import Foundation
 import LessonParsing

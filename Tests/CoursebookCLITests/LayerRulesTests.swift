@@ -46,14 +46,22 @@ import Testing
         #expect(errors == "Page.swift:\(line):1: error: CourseSite imports \(module), which Package.swift does not let it import (it may import: CourseFiles, CourseModel, LessonParsing)\n")
     }
 
-    /// The manifest refuses a dependency that would let the site reach the runner.
-    @Test func theManifestRefusesAForbiddenReach() throws {
+    /// The manifest refuses a dependency that would let the site reach the runner, or the change
+    /// diagrams reach a parser (through the site).
+    @Test(arguments: [
+        (#"("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing", "ChangeDiagrams", "HTMLText", "BackgroundWork"]),"#,
+         #"("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing", "ChangeDiagrams", "HTMLText", "BackgroundWork", "CoursePipeline"]),"#,
+         "CourseSite may not depend on ScenarioRunning, directly or through another layer"),
+        (#"("ChangeDiagrams", ["CourseModel", "HTMLText"]),"#,
+         #"("ChangeDiagrams", ["CourseModel", "HTMLText", "CourseSite"]),"#,
+         "ChangeDiagrams may not depend on LessonParsing, directly or through another layer"),
+    ])
+    func theManifestRefusesAForbiddenReach(rule: String, widened: String, refusal: String) throws {
         let folder = temporaryFolder("manifest")
         defer { try? FileManager.default.removeItem(at: folder) }
         let manifest = try String(contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let rule = #"("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing"]),"#
         #expect(manifest.contains(rule))
-        try manifest.replacingOccurrences(of: rule, with: #"("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing", "CoursePipeline"]),"#)
+        try manifest.replacingOccurrences(of: rule, with: widened)
             .write(to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         guard let swift = findOnPath("swift") else { Issue.record("no swift on PATH"); return }
         var watcher = CollectingWatcher(timeLimit: .seconds(300))
@@ -61,6 +69,6 @@ import Testing
                                            workingDirectory: folder.path).run(watching: &watcher)
         let errors = String(decoding: watcher.standardError + watcher.standardOutput, as: UTF8.self)
         #expect(!termination.isSuccess)
-        #expect(errors.contains("CourseSite may not depend on ScenarioRunning, directly or through another layer"))
+        #expect(errors.contains(refusal))
     }
 }

@@ -1,3 +1,4 @@
+import BackgroundWork
 import CourseModel
 @testable import LessonParsing
 import Testing

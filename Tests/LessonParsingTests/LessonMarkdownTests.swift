@@ -1,3 +1,4 @@
+import BackgroundWork
 @testable import LessonParsing
 import CourseModel
 import TestSupport

@@ -1,3 +1,5 @@
+import BackgroundWork
+import HTMLText
 @testable import SwiftReading
 import CourseModel
 import CourseFiles

@@ -1,3 +1,4 @@
+import HTMLText
 @testable import SwiftReading
 import CourseFiles
 import CourseModel

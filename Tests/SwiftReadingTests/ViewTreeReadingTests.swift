@@ -1,3 +1,4 @@
+import BackgroundWork
 @testable import SwiftReading
 import CourseModel
 import Foundation

@@ -1,3 +1,4 @@
+import BackgroundWork
 import CourseModel
 import Foundation
 import LessonParsing

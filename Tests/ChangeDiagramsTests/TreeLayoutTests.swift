@@ -1,4 +1,4 @@
-@testable import CourseSite
+@testable import ChangeDiagrams
 import Testing
 
 /// The tidy layout of a view tree, and its outline: for random trees of up to 30 views (and

@@ -1,4 +1,4 @@
-@testable import CourseSite
+@testable import ChangeDiagrams
 import CourseModel
 import Foundation
 import TestSupport

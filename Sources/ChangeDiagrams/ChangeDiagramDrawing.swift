@@ -1,5 +1,6 @@
 import CourseModel
 import Foundation
+import HTMLText
 
 /// A scenario's change diagrams as HTML with inline SVG: one small picture per change line of
 /// its output, the tree drawn the same way in each (so the pictures compare at a glance), side

@@ -13,8 +13,8 @@ import CourseModel
 ///   scenario, trees it cannot tell apart, a tree that is not a tree): never a guessed picture;
 /// - none, with an error at the scenario's line, when every tree is written out and a line
 ///   names views that none of them has: the output and the tree disagree.
-enum ChangeDiagramRules {
-    static func diagrams(for scenario: Scenario, output: String, trees: ScenarioTrees,
+package enum ChangeDiagramRules {
+    package static func diagrams(for scenario: Scenario, output: String, trees: ScenarioTrees,
                          in lesson: Lesson) -> (diagrams: [ChangeDiagram], findings: [Diagnostic]) {
         let changes = MeasuredChange.all(in: output)
         guard !changes.isEmpty else { return ([], []) }

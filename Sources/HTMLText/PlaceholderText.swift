@@ -1,3 +1,5 @@
+import Foundation
+
 /// Xcode's editor placeholders (`<#name#>`, `<#T##label##Type#>`) as a page shows them outside
 /// Swift's highlighting: in inline code, and in code blocks of other languages. Found as
 /// Swift's lexer finds them: `<#`, then the nearest `#>` on the same line with no `<#` between.

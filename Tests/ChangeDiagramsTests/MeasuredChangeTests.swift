@@ -1,4 +1,5 @@
-@testable import CourseModel
+@testable import ChangeDiagrams
+import CourseModel
 import Testing
 
 /// Change lines read back from an output, exactly as the classifier prints them.
