@@ -221,7 +221,7 @@ extension ChangeDiagram {
 
     /// The sections of an output: each `-- title --` line's number (from 1) and title.
     package static func sections(in output: String) -> [(line: Int, title: String)] {
-        guard output.contains("-- ") else { return [] }
+        guard output.containsBytes("-- "), output.contains("-- ") else { return [] }
         return output.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
             sectionTitle(ofLine: line).map { (index + 1, $0) }
         }

@@ -105,7 +105,9 @@ func plainText(ofHTML html: String) -> String {
     var inTag = false
     // A footnote's number is a link, not part of the sentence.
     var html = html
-    while let start = html.range(of: "<sup class=\"footnote-ref\">"), let end = html[start.upperBound...].range(of: "</sup>") {
+    // The bytes first (see `HiddenLines.appear`).
+    while html.containsBytes("<sup class=\"footnote-ref\">"),
+          let start = html.range(of: "<sup class=\"footnote-ref\">"), let end = html[start.upperBound...].range(of: "</sup>") {
         html.removeSubrange(start.lowerBound..<end.upperBound)
     }
     for character in html {
@@ -113,7 +115,9 @@ func plainText(ofHTML html: String) -> String {
         if character == ">", inTag { inTag = false; continue }
         if !inTag { text.append(character) }
     }
-    for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#x27;", "'"), ("&#39;", "'"), ("&amp;", "&")] {
+    // Every entity begins with `&`, which no other character is equal to.
+    for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#x27;", "'"), ("&#39;", "'"), ("&amp;", "&")]
+    where text.containsBytes("&") {
         text = text.replacingOccurrences(of: entity, with: character)
     }
     return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")

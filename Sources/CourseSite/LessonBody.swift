@@ -185,7 +185,7 @@ struct LessonBody {
                 } else {
                     // A table inside a list or a quote scrolls sideways: a keyboard can reach it.
                     html += withCodeBlocks(fragment) { prose in
-                        terms(prose.contains("<table>") ? prose.replacingOccurrences(of: "<table>", with: "<table tabindex=\"0\">") : prose)
+                        terms(prose.containsBytes("<table>") && prose.contains("<table>") ? prose.replacingOccurrences(of: "<table>", with: "<table tabindex=\"0\">") : prose)
                     }
                 }
             }
@@ -287,7 +287,7 @@ struct LessonBody {
             switch line.kind {
             case .literal:
                 let text = escapeHTML(line.text)
-                html.append(text.contains(",") ? text.replacingOccurrences(of: ",", with: ",<wbr>") : text)
+                html.append(text.containsBytes(",") && text.contains(",") ? text.replacingOccurrences(of: ",", with: ",<wbr>") : text)
             case .anyLines:
                 html.append("<span class=\"badge elision\" role=\"img\" aria-label=\"\(escapeHTML(words.linesLeftOut))\">⋯</span>")
             case .glob(let pieces):
@@ -311,7 +311,7 @@ struct LessonBody {
     static func outputLines(_ text: String) -> String {
         // A list such as `atlanan A,B,C` may break after a comma rather than inside a name.
         var html = escapeHTML(text)
-        if html.contains(",") { html = html.replacingOccurrences(of: ",", with: ",<wbr>") }
+        if html.containsBytes(","), html.contains(",") { html = html.replacingOccurrences(of: ",", with: ",<wbr>") }
         return lines(html, droppingFinalNewline: false)
     }
 

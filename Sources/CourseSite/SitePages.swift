@@ -256,7 +256,7 @@ package enum SitePages {
         for result in report.results where result.status == .passed { passed[result.lessonIndex] += 1 }
         let verified = passed
 
-        let common = CommonValues(course: course, words: words, swiftVersion: swiftVersion,
+        let common = CommonValues(course: course, words: words, swiftVersion: swiftVersion, layout: templates.layout,
                                   bodies: rendered.map(\.body), assets: assets, search: input.search)
         @Sendable func page(_ title: String, _ values: TemplateRecord, content: String, description: String = "") -> SiteFile {
             var layout = values
@@ -457,7 +457,7 @@ private struct CommonValues: Sendable {
     /// The part sheets some page has linked so far: a site ships those and no other.
     let linkedParts = Locked<Set<String>>([])
 
-    init(course: Course, words: SiteWords, swiftVersion: String, bodies: [LessonBody], assets: SiteAssets,
+    init(course: Course, words: SiteWords, swiftVersion: String, layout: Template, bodies: [LessonBody], assets: SiteAssets,
          search: Bool) {
         self.assets = assets
         func noteLinks(_ numbers: [Int]) -> TemplateValue {
@@ -474,8 +474,10 @@ private struct CommonValues: Sendable {
             }
             return .list(entries)
         }
-        navEntries = course.lessons.enumerated().map { index, lesson in
-            [
+        // Each entry is rendered once for all the pages that list it as it is (all but its own),
+        // by the layout's blocks (on every core: a thousand entries).
+        navEntries = Array(course.lessons.enumerated()).concurrentMap { index, lesson in
+            let entry: TemplateRecord = [
                 "number": .text(String(index + 1)),
                 "label": .text(SitePages.label(of: lesson, number: index, course: course, words: words)),
                 "numbered": .bool(course.config.labels[lesson.fileName] == nil),
@@ -484,6 +486,7 @@ private struct CommonValues: Sendable {
                 "current": .bool(false),
                 "sections": .list([]),
             ]
+            return entry.keepingRenderings(by: [layout])
         }
         noteGroups = course.lessons.enumerated().compactMap { number, lesson in
             guard let first = lesson.notes.first, let last = lesson.notes.last else { return nil }

@@ -2,6 +2,7 @@ import CourseModel
 import HTMLText
 
 import Foundation
+import Synchronization
 
 /// A page template in coursebook's small, strict syntax:
 ///
@@ -28,7 +29,9 @@ package struct Template: Sendable {
     indirect enum Node: Sendable {
         case literal(String)
         case value(path: [String], line: Int)
-        case each(path: [String], body: [Node], line: Int)
+        /// `memo`: what an item's rendering of the body is kept under, and the names the body
+        /// looks up (see `RenderMemo`).
+        case each(path: [String], body: [Node], line: Int, memo: EachMemo)
         case conditional(path: [String], then: [Node], otherwise: [Node], line: Int)
     }
 
@@ -83,7 +86,7 @@ package struct Template: Sendable {
                     throw TemplateError(template: template, line: line,
                                         message: "'\(path.joined(separator: "."))' is \(kind.noun); only text and HTML can be inserted")
                 }
-            case let .each(path, body, line):
+            case let .each(path, body, line, _):
                 guard case let .list(item) = try lookUp(path, in: scopes, template: template, line: line) else {
                     throw TemplateError(template: template, line: line,
                                         message: "'\(path.joined(separator: "."))' is not a list; #each needs one")
@@ -136,9 +139,15 @@ package struct Template: Sendable {
                 case .deferred(let html)?: html.produce { output.write($0) }
                 default: break
                 }
-            case .each(let path, let body, _):
+            case .each(let path, let body, _, let memo):
                 guard case let .list(items)? = value(path, in: scopes) else { continue }
                 for item in items {
+                    // An item that keeps its rendering by this block (made when it was kept,
+                    // see `renderings(of:)`) renders the same whatever is around it.
+                    if let html = item.memo?.rendering(memo.id) {
+                        output.write(html)
+                        continue
+                    }
                     scopes.append(item)
                     render(body, scopes: &scopes, into: &output)
                     scopes.removeLast()
@@ -163,7 +172,7 @@ package struct Template: Sendable {
                 case .deferred(let html)?: if !html.isEmpty { return false }
                 default: break
                 }
-            case .each(let path, let body, _):
+            case .each(let path, let body, _, _):
                 guard case let .list(items)? = value(path, in: scopes) else { continue }
                 for item in items {
                     scopes.append(item)
@@ -190,6 +199,85 @@ package struct Template: Sendable {
             value = next
         }
         return value
+    }
+}
+
+extension Template {
+    /// The renderings of `item` by every `{{#each}}` block of the template whose body looks up
+    /// nothing but the item's own names: what it renders there whatever is around it.
+    func renderings(of item: TemplateRecord) -> [(id: Int, html: String)] {
+        var found: [(id: Int, html: String)] = []
+        func walk(_ nodes: [Node]) {
+            for node in nodes {
+                switch node {
+                case .literal, .value: break
+                case .each(_, let body, _, let memo):
+                    if memo.names.allSatisfy({ item[$0] != nil }) {
+                        var alone = "", scopes = [item]
+                        Self.render(body, scopes: &scopes, into: &alone)
+                        found.append((memo.id, alone))
+                    }
+                    walk(body)
+                case .conditional(_, let then, let otherwise, _):
+                    walk(then)
+                    walk(otherwise)
+                }
+            }
+        }
+        walk(nodes)
+        return found
+    }
+
+    /// The first names of every path the nodes look up, inside their blocks too.
+    static func names(in nodes: [Node]) -> Set<String> {
+        var names = Set<String>()
+        for node in nodes {
+            switch node {
+            case .literal: break
+            case .value(let path, _): names.insert(path[0])
+            case .each(let path, _, _, let memo):
+                names.insert(path[0])
+                names.formUnion(memo.names)
+            case .conditional(let path, let then, let otherwise, _):
+                names.insert(path[0])
+                names.formUnion(Self.names(in: then))
+                names.formUnion(Self.names(in: otherwise))
+            }
+        }
+        return names
+    }
+}
+
+/// What an `{{#each}}` block's renderings are kept under: a number of its own (among every
+/// block of every template), and the names its body looks up.
+struct EachMemo: Sendable {
+    private static let count = Atomic<Int>(0)
+    let id: Int
+    let names: Set<String>
+
+    init(names: Set<String>) {
+        id = Self.count.add(1, ordering: .relaxed).newValue
+        self.names = names
+    }
+}
+
+/// The renderings of one list item, kept for the pages that list it as it is (every lesson's
+/// page lists every lesson, and all but one entry are the same on each): one per `{{#each}}`
+/// block whose body looks up nothing but the item's names, so what is kept depends on the
+/// item alone; changing the item drops it. Made once, before any page, and only read after:
+/// pages rendered on every core read it without a lock (a lock taken per entry and page, two
+/// million times at 1000 lessons, cost a twentieth of a build).
+package final class RenderMemo: Sendable {
+    private let kept: [(id: Int, html: String)]
+
+    init(_ kept: [(id: Int, html: String)]) {
+        self.kept = kept
+    }
+
+    /// The item's rendering by block `id`, nil when that block was not one it was kept for.
+    func rendering(_ id: Int) -> String? {
+        for entry in kept where entry.id == id { return entry.html }
+        return nil
     }
 }
 
@@ -255,10 +343,25 @@ package indirect enum TemplateValue: Sendable, Equatable {
 package struct TemplateRecord: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     private var names: [String]
     private var values: [TemplateValue]
+    /// Where its renderings are kept (`keepingRenderings()`); any change to it lets them go.
+    fileprivate private(set) var memo: RenderMemo?
 
     package init(dictionaryLiteral elements: (String, TemplateValue)...) {
         names = elements.map(\.0)
         values = elements.map(\.1)
+    }
+
+    /// The record with its renderings by the `{{#each}}` blocks of `templates` kept, for every
+    /// page that lists it unchanged: for an item that many pages list. Its values must render
+    /// the same every time (no deferred HTML).
+    package func keepingRenderings(by templates: [Template]) -> TemplateRecord {
+        var record = self
+        record.memo = RenderMemo(templates.flatMap { $0.renderings(of: self) })
+        return record
+    }
+
+    package static func == (lhs: TemplateRecord, rhs: TemplateRecord) -> Bool {
+        lhs.names == rhs.names && lhs.values == rhs.values
     }
 
     package subscript(name: String) -> TemplateValue? {
@@ -267,6 +370,7 @@ package struct TemplateRecord: Sendable, Equatable, ExpressibleByDictionaryLiter
             return nil
         }
         set {
+            memo = nil
             if let index = names.firstIndex(of: name) {
                 if let newValue { values[index] = newValue } else { names.remove(at: index); values.remove(at: index) }
             } else if let newValue {
@@ -388,7 +492,8 @@ private struct TemplateParser {
                                         message: "'{{/\(kind)}}' closes the '{{#\(block.kind)}}' opened at line \(block.line)")
                 }
                 append(kind == "each"
-                       ? .each(path: block.path, body: block.then, line: block.line)
+                       ? .each(path: block.path, body: block.then, line: block.line,
+                               memo: EachMemo(names: Template.names(in: block.then)))
                        : .conditional(path: block.path, then: block.then, otherwise: block.otherwise ?? [], line: block.line))
             }
         }

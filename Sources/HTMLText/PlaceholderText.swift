@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Xcode's editor placeholders (`<#name#>`, `<#T##label##Type#>`) as a page shows them outside
 /// Swift's highlighting: in inline code, and in code blocks of other languages. Found as
@@ -43,7 +46,8 @@ package enum PlaceholderText {
     /// Rendered HTML with the placeholders inside its `<code>` elements made tokens; all else
     /// byte for byte.
     package static func tokens(inCodeOf html: String) -> String {
-        guard html.contains("&lt;#") else { return html }
+        // The bytes first (see `HiddenLines.appear`): inside code, cmark-gfm writes `&lt;` itself.
+        guard bytes(of: html, hold: "&lt;#"), html.contains("&lt;#") else { return html }
         var result = ""
         var rest = Substring(html)
         while let tag = rest.range(of: "<code") {
@@ -55,5 +59,25 @@ package enum PlaceholderText {
             rest = rest[end.upperBound...]
         }
         return result + rest
+    }
+
+    /// Whether the UTF-8 bytes of `text` hold those of `needle`: far cheaper than Foundation's
+    /// `contains`, which compares characters.
+    private static func bytes(of text: String, hold needle: String) -> Bool {
+        var text = text, needle = needle
+        return text.withUTF8 { hay in
+            needle.withUTF8 { wanted in
+                guard let first = wanted.first else { return true }
+                guard let base = hay.baseAddress, hay.count >= wanted.count else { return false }
+                var index = 0
+                let last = hay.count - wanted.count
+                while index <= last, let hit = memchr(base + index, Int32(first), last - index + 1) {
+                    index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + index, wanted.baseAddress!, wanted.count) == 0 { return true }
+                    index += 1
+                }
+                return false
+            }
+        }
     }
 }

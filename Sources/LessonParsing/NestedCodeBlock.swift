@@ -23,7 +23,8 @@ package enum NestedCodeBlock {
     /// The pieces of a rendered block, in order; one `.html` piece when it holds no code block.
     /// The line end cmark-gfm writes after a mark goes with it (the site's block ends in one).
     package static func pieces(of html: String) -> [Piece] {
-        guard html.contains(opening) else { return [.html(html)] }
+        // The bytes first (see `HiddenLines.appear`).
+        guard html.containsBytes(opening), html.contains(opening) else { return [.html(html)] }
         var pieces: [Piece] = []
         var rest = Substring(html)
         while let start = rest.range(of: opening) {

@@ -142,6 +142,9 @@ package struct SwiftBlockReader: Sendable {
         var html: [(key: String, payload: [UInt8])] = []
         for (index, parsed) in zip(unknown, parse(unknown.map { distinct[$0] })) {
             readings[index] = parsed.reading
+            // A parse makes the HTML whatever was asked: it is kept for the build that comes
+            // after a check, and handed on only to who asked for it.
+            if distinct[index].need < .highlighted { readings[index]?.highlighted = nil }
             // What a reading elsewhere could not give (too long, a crash) is not kept: the
             // next command tries again.
             guard parsed.kept else { continue }
@@ -177,11 +180,17 @@ package struct SwiftBlockReader: Sendable {
         var readings: [(reading: SwiftBlockReading, kept: Bool)?] = requests.map { request in
             SwiftNesting.tooDeep(request.code).map { (Self.tooDeep(request.code, $0), true) }
         }
+        // With a store to keep it in, the HTML comes back whatever was asked (the process
+        // makes it anyway): a check's readings then serve the build after it, which would
+        // otherwise parse every block again for its highlighting.
+        let withHTML = { (need: Need) in need == .highlighted || store != nil }
         let asked = requests.indices.filter { readings[$0] == nil }
-        let results = elsewhere(asked.map { Self.request(.reading(requests[$0].need), requests[$0].code) })
+        let results = elsewhere(asked.map {
+            Self.request(.reading(withHTML(requests[$0].need) ? .highlighted : .problems), requests[$0].code)
+        })
         for (index, result) in zip(asked, results) {
             let request = requests[index]
-            let highlighted = request.need == .highlighted
+            let highlighted = withHTML(request.need)
             switch result {
             case .success(let answer) where answer.first == UInt8(ascii: "r"):
                 if let reading = ReadingCoding.decodeAnswer(Array(answer.dropFirst()), withHTML: highlighted) {

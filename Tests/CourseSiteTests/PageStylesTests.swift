@@ -28,6 +28,27 @@ struct PageStylesTests {
                 == ["style-index.css", "style-refusals.css", "style-callouts.css"])
     }
 
+    /// A page is read once for all the markers: each is found wherever it stands among many
+    /// other class attributes (before, after, between others, two in one page), the first
+    /// bytes of the page included; a `class="` with nothing after it, a quote with no
+    /// `class=` before it, or a `<tabl` cut short, is no marker.
+    @Test func everyMarkerIsFoundInOnePass() {
+        let filler = String(repeating: "<span class=\"tok-keyword\">let</span> ", count: 200)
+        for part in PageStyles.parts {
+            for marker in part.markers {
+                #expect(PageStyles(content: filler + "<div " + marker + "\">" + filler).files == [part.file], "\(marker)")
+                #expect(PageStyles(content: marker).files == [part.file], "\(marker)")
+            }
+        }
+        #expect(PageStyles(content: filler + "<p class=\"trap\">" + filler + "<div class=\"diagrams\">").files
+                == ["style-refusals.css", "style-diagrams.css"])
+        #expect(PageStyles(content: "<p class=\"").files == [])
+        #expect(PageStyles(content: "<p data-x=\"callout\" class=\"x\">").files == [])
+        // A marker found by its '<' (a table has no class) is found as those found by a quote.
+        #expect(PageStyles(content: filler + "<div class=\"callout\"><table>").files == ["style-callouts.css", "style-tables.css"])
+        #expect(PageStyles(content: "<p>table</p><tabl").files == [])
+    }
+
     /// Every part sheet is a built-in template, so a site always has what a page links.
     @Test func everyPartIsABuiltInSheet() throws {
         let templates = try TemplateSet.builtIn()

@@ -32,6 +32,32 @@ struct TemplateTests {
         #expect(try render(template, values) == "[a:x@Ty@T][b:]no <a href=\"p.html\">P</a>")
     }
 
+    /// A list item that keeps its renderings renders as it would without: on every page, and
+    /// anew once it is changed; a body that looks up a name outside the item is rendered with
+    /// the name's value of each page, never as kept.
+    @Test func keptRenderingsAreTheRenderings() throws {
+        let kept: TemplateRecord = ["name": .text("a<b"), "tags": .list([["tag": .text("x")]])]
+        let own = try Template(name: "t.html", text: "{{#each items}}[{{name}}{{#each tags}}{{tag}}{{/each}}]{{/each}}", schema: schema)
+        let outer = try Template(name: "t.html", text: "{{#each items}}[{{name}}{{title}}]{{/each}}", schema: schema)
+        let two = try Template(name: "t.html", text: "{{#each items}}({{name}}){{/each}}{{#each items}}<{{name}}>{{/each}}", schema: schema)
+        let item = kept.keepingRenderings(by: [own, outer, two])
+        for title in ["one", "two"] {
+            #expect(own.render(["items": .list([item, item])]) == "[a&lt;bx][a&lt;bx]")
+            #expect(outer.render(["title": .text(title), "items": .list([item])]) == "[a&lt;b\(title)]")
+        }
+        // Two blocks (of one template, or of two) keep their renderings of one item apart;
+        // these two look up nothing but the item's own names, so they render it once.
+        #expect(two.render(["items": .list([item])]) == "(a&lt;b)<a&lt;b>")
+        #expect(own.render(["items": .list([item])]) == "[a&lt;bx]")
+        var changed = item
+        changed["name"] = .text("c")
+        #expect(two.render(["items": .list([changed, item])]) == "(c)(a&lt;b)<c><a&lt;b>")
+        #expect(own.render(["items": .list([changed, item])]) == "[cx][a&lt;bx]")
+        var streamed = ""
+        two.render(["items": .list([item])], writing: { streamed += $0 })
+        #expect(streamed == "(a&lt;b)<a&lt;b>")
+    }
+
     @Test(arguments: [
         ("<p>\n{{titel}}</p>", 2, "unknown placeholder 'titel' (known here: body, flag, items, link, title)"),
         ("{{items}}", 1, "'items' is a list; only text and HTML can be inserted"),

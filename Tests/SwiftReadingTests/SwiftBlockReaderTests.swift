@@ -2,6 +2,7 @@ import BackgroundWork
 import HTMLText
 @testable import SwiftReading
 import CourseModel
+import CourseFiles
 import Foundation
 import TestSupport
 import Testing
@@ -93,11 +94,42 @@ struct SwiftBlockReaderTests {
         let second = WorkCounts()
         let again = reader(folder, counts: second).read([(code, .highlighted), (broken, .highlighted)])
         #expect(second.swiftParses.load(ordering: .relaxed) == 0)
-        #expect(again == [read[1], read[2]])
+        // What was asked for problems only is handed no HTML, but the HTML was kept.
+        #expect(read[2].highlighted == nil && again[1].highlighted == "<span class=\"tok-keyword\">let</span> x = (\n")
+        var broken2 = again[1]
+        broken2.highlighted = nil
+        #expect([again[0], broken2] == [read[1], read[2]])
         #expect(again[1].problems.isEmpty == false)
         // A check asks for no HTML and reads none.
         let check = reader(folder, counts: second).read([(code, .problems)])
         #expect(check[0].highlighted == nil && check[0].problems == read[0].problems)
+    }
+
+    /// A check asks for no HTML, but the process that reads makes it anyway: with a store, it
+    /// comes back and is kept, so that the build after the check parses nothing for its
+    /// highlighting; the check itself is handed none. Without a store none is asked for.
+    @Test func aCheckReadingElsewhereKeepsTheHTMLForTheBuild() throws {
+        let folder = temporaryFolder("kept-html")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kinds = Locked<[UInt8]>([])
+        let elsewhere: SwiftReadingElsewhere = { requests in
+            kinds.withLock { $0 += requests.map { $0[0] } }
+            return requests.map { .success(SwiftBlockReader.answer($0)) }
+        }
+        let code = "let greeting = \"merhaba\"\nprint(greeting)\n"
+        func reader(_ store: URL?, _ counts: WorkCounts) -> SwiftBlockReader {
+            SwiftBlockReader(storeFolder: store?.path, toolVersion: "test", compilerVersion: "Swift version 0",
+                             onParse: { counts.swiftParses.add(1, ordering: .relaxed) }, elsewhere: elsewhere)
+        }
+        let check = reader(folder, WorkCounts()).read([(code, .problems)])
+        #expect(check[0].highlighted == nil)
+        let build = WorkCounts()
+        let page = reader(folder, build).read([(code, .highlighted)])
+        #expect(build.swiftParses.load(ordering: .relaxed) == 0)
+        #expect(page[0].highlighted == SwiftBlockReader.reading(of: code).highlighted)
+        #expect(kinds.withLock { $0 } == [1])
+        _ = reader(nil, WorkCounts()).read([(code, .problems)])
+        #expect(kinds.withLock { $0 } == [1, 0])
     }
 
     @Test func anEntryThatDoesNotVerifyIsReadAgain() throws {
