@@ -6,19 +6,8 @@ import Testing
 
 /// Which diagrams a scenario gets, and what the check says when it gets none.
 struct ChangeDiagramRulesTests {
-    static let counter = WrittenTree(binding: "tree", line: 2, views: [
-        WrittenView("App", parent: nil, reads: []),
-        WrittenView("Counter", parent: "App", reads: ["count"]),
-        WrittenView("Label", parent: "Counter", reads: ["count", "theme"]),
-        WrittenView("Footer", parent: "App", reads: ["theme"]),
-    ], storage: [("count", .state(owner: "Counter")), ("theme", .environment)])
-
-    static let output = """
-        arttir: count degisti | yeniden Counter yerel, Label ebeveyn | atlanan App,Footer
-        yerel: 1
-        tema: theme degisti | yeniden Label ortam, Footer ortam | atlanan App,Counter
-
-        """
+    static let counter = CounterTree.tree
+    static let output = CounterTree.output
 
     /// A lesson whose scenario starts at line 3 (its code at line 4).
     static let lessonText = """

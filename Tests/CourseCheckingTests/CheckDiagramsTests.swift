@@ -6,19 +6,8 @@ import Testing
 
 /// The change diagrams through the whole check (ChangeDiagramsTests holds the rules themselves).
 struct CheckDiagramsTests {
-    static let counter = WrittenTree(binding: "tree", line: 2, views: [
-        WrittenView("App", parent: nil, reads: []),
-        WrittenView("Counter", parent: "App", reads: ["count"]),
-        WrittenView("Label", parent: "Counter", reads: ["count", "theme"]),
-        WrittenView("Footer", parent: "App", reads: ["theme"]),
-    ], storage: [("count", .state(owner: "Counter")), ("theme", .environment)])
-
-    static let output = """
-        arttir: count degisti | yeniden Counter yerel, Label ebeveyn | atlanan App,Footer
-        yerel: 1
-        tema: theme degisti | yeniden Label ortam, Footer ortam | atlanan App,Counter
-
-        """
+    static let counter = CounterTree.tree
+    static let output = CounterTree.output
 
     /// Through the whole check: a passed scenario carries its diagrams; the block's attribute
     /// and the course's setting turn them off, error and all.
