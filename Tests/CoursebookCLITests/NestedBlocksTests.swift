@@ -11,6 +11,9 @@ import Testing
         let root = temporaryFolder("nested-book")
         let course = root.appendingPathComponent("nested-book")
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("nested-book"), to: course)
+        // A check run by hand in the fixture leaves its cache there (COURSE_DIR/.coursebook-cache):
+        // the copy starts without one, so that its first check compiles.
+        try? FileManager.default.removeItem(at: course.appendingPathComponent(".coursebook-cache"))
         return (root, course.appendingPathComponent("01-steps.md"))
     }
 
