@@ -2,27 +2,15 @@ import CourseModel
 import Foundation
 
 /// Reads `course.json`, strictly: every key known, every value of its type, so that a typo is
-/// an error at its line rather than a setting silently ignored.
+/// an error at its line rather than a setting silently ignored. The keys and their types are
+/// declared once, in `CourseFile`; the messages name the key and its line.
 package enum CourseConfigReader {
-    private static let knownKeys = ["title", "language", "core", "description", "templates", "typography", "limitNotes", "diagrams", "languageMode", "glossary", "labels"]
+    /// The keys `course.json` may hold, in the order messages list them.
+    package static var knownKeys: [String] { CourseFile.Key.allCases.map(\.rawValue) }
 
     package static func read(_ bytes: [UInt8], file: String) throws(CourseReadError) -> CourseConfig {
         let data = Data(bytes)
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
-            let place = jsonErrorPlace(detail, in: bytes)
-            var reason = detail
-            if let range = detail.range(of: " around character") { reason = String(detail[..<range.lowerBound]) }
-            if reason.hasSuffix(".") { reason.removeLast() }
-            throw CourseReadError("not valid JSON" + (reason.isEmpty ? "" : ": \(reason.lowercased())"),
-                                  file: file, line: place?.line, column: place?.column ?? 1)
-        }
-        guard let fields = object as? [String: Any] else {
-            throw CourseReadError("course.json must hold one object: { \"title\": ..., \"language\": ..., \"core\": [...] }", file: file, line: 1)
-        }
+        try checkSyntax(data, bytes: bytes, file: file)
         // JSON keeps the last of two equal keys without a word: a setting written twice is
         // an error at the second.
         var seen: [String: Int] = [:]
@@ -33,88 +21,33 @@ package enum CourseConfigReader {
             }
             seen[key] = line
         }
-        for key in fields.keys.sorted() where !knownKeys.contains(key) {
-            throw CourseReadError("unknown key '\(key)' (known: \(knownKeys.joined(separator: ", ")))",
-                                  file: file, line: line(of: key, in: data))
+        let written: CourseFile
+        do {
+            written = try JSONDecoder().decode(CourseFile.self, from: data)
+        } catch {
+            throw CourseReadError("course.json must hold one object: { \"title\": ..., \"language\": ..., \"core\": [...] }", file: file, line: 1)
         }
-        func string(_ key: String) throws(CourseReadError) -> String {
-            guard let value = fields[key] else {
-                throw CourseReadError("missing '\(key)'", file: file, line: 1)
-            }
-            guard let text = value as? String, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw CourseReadError("'\(key)' must be a non-empty string", file: file, line: line(of: key, in: data))
-            }
-            return text
+        if let unknown = written.unknownKeys.first {
+            throw CourseReadError("unknown key '\(unknown)' (known: \(knownKeys.joined(separator: ", ")))",
+                                  file: file, line: line(of: unknown, in: data))
         }
-        let title = try string("title")
-        let language = try string("language")
-        guard language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
-            throw CourseReadError("'language' must be a BCP 47 tag such as \"tr\" or \"en-GB\"", file: file, line: line(of: "language", in: data))
+        return try CourseSettings(written, data: data, file: file).config()
+    }
+
+    /// JSONDecoder says only "not valid JSON"; JSONSerialization says what and where, which
+    /// the message turns into a line and a column. Its value is not used: `CourseFile` is.
+    private static func checkSyntax(_ data: Data, bytes: [UInt8], file: String) throws(CourseReadError) {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+            let place = jsonErrorPlace(detail, in: bytes)
+            var reason = detail
+            if let range = detail.range(of: " around character") { reason = String(detail[..<range.lowerBound]) }
+            if reason.hasSuffix(".") { reason.removeLast() }
+            throw CourseReadError("not valid JSON" + (reason.isEmpty ? "" : ": \(reason.lowercased())"),
+                                  file: file, line: place?.line, column: place?.column ?? 1)
         }
-        // No core: scenarios are plain Swift programs (a language book needs none).
-        var core: [String] = []
-        if let coreValue = fields["core"] {
-            guard let paths = coreValue as? [String], paths.allSatisfy({ !$0.isEmpty }) else {
-                throw CourseReadError("'core' must be a list of paths (relative to the course folder)", file: file, line: line(of: "core", in: data))
-            }
-            core = paths
-        }
-        var templates: String?
-        if fields["templates"] != nil { templates = try string("templates") }
-        var typography = Typography.plain
-        if fields["typography"] != nil {
-            let value = try string("typography")
-            guard let chosen = Typography(rawValue: value) else {
-                throw CourseReadError("'typography' is \"plain\" or \"smart\", not \"\(value)\"",
-                                      file: file, line: line(of: "typography", in: data))
-            }
-            typography = chosen
-        }
-        var limitNotes = LimitNotePolicy.required
-        if fields["limitNotes"] != nil {
-            let value = try string("limitNotes")
-            guard let chosen = LimitNotePolicy(rawValue: value) else {
-                throw CourseReadError("'limitNotes' is \"required\" or \"optional\", not \"\(value)\"",
-                                      file: file, line: line(of: "limitNotes", in: data))
-            }
-            limitNotes = chosen
-        }
-        var diagrams = DiagramPolicy.on
-        if fields["diagrams"] != nil {
-            let value = try string("diagrams")
-            guard let chosen = DiagramPolicy(rawValue: value) else {
-                throw CourseReadError("'diagrams' is \"on\" or \"off\", not \"\(value)\"",
-                                      file: file, line: line(of: "diagrams", in: data))
-            }
-            diagrams = chosen
-        }
-        var languageMode: LanguageMode?
-        if let value = fields["languageMode"] {
-            // A string, as `swift-tools-version` and `swiftLanguageModes` write it; a bare number
-            // is what an author would type too, and means the same.
-            let text = (value as? String) ?? (value as? Int).map(String.init)
-            guard let text, let chosen = LanguageMode(rawValue: text) else {
-                throw CourseReadError("'languageMode' is \(LanguageMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) (the Swift language mode scenarios are compiled in: -swift-version N)",
-                                      file: file, line: line(of: "languageMode", in: data))
-            }
-            languageMode = chosen
-        }
-        var description: String?
-        if fields["description"] != nil { description = try string("description") }
-        var glossary: String?
-        if fields["glossary"] != nil { glossary = try string("glossary") }
-        var labels: [String: String] = [:]
-        if let value = fields["labels"] {
-            guard let table = value as? [String: Any], let texts = table as? [String: String],
-                  texts.values.allSatisfy({ !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-                throw CourseReadError("'labels' must be an object of lesson files and what each page is (\"08-ozet.md\": \"Özet\"), every label a non-empty string",
-                                      file: file, line: line(of: "labels", in: data))
-            }
-            labels = texts
-        }
-        return CourseConfig(title: title, language: language, core: core, description: description,
-                            templates: templates, typography: typography, limitNotes: limitNotes,
-                            diagrams: diagrams, languageMode: languageMode, glossary: glossary, labels: labels)
     }
 
     /// The line where `"text"` appears in the file (the first time, or the given time), for

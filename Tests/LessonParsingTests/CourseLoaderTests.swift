@@ -97,6 +97,26 @@ struct CourseLoaderTests {
         #expect(loadError(["course.json": Array(json.utf8)])?.summary == message)
     }
 
+    /// The manual's table of `course.json`'s keys (docs/lesson-format.md) lists exactly the keys
+    /// the reader knows, which `CourseFile.Key` declares.
+    @Test func theManualListsEveryKeyOfCourseJSON() throws {
+        let page = try String(contentsOf: packageRoot.appendingPathComponent("docs/lesson-format.md"), encoding: .utf8)
+        let table = page.components(separatedBy: "## Lessons")[0]
+        let listed = table.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("| `"), let end = line.dropFirst(3).firstIndex(of: "`") else { return nil }
+            return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
+        }
+        #expect(listed.sorted() == CourseConfigReader.knownKeys.sorted())
+        #expect(Set(listed).count == listed.count)
+    }
+
+    @Test func anUnknownKeyListsTheKnownOnesAtItsLine() {
+        let json = "{ \"title\": \"T\",\n  \"language\": \"en\",\n  \"colour\": \"red\" }"
+        let found = loadError(["course.json": Array(json.utf8)])
+        #expect(found?.summary == "unknown key 'colour' (known: title, language, core, description, templates, typography, limitNotes, diagrams, languageMode, glossary, labels)")
+        #expect(found?.location?.line == 3)
+    }
+
     @Test(arguments: [(#""6""#, LanguageMode.swift6), ("5", .swift5), ("null", nil)])
     func aLanguageMode(value: String, mode: LanguageMode?) throws {
         let json = value == "null" ? #"{ "title": "T", "language": "en" }"# : #"{ "title": "T", "language": "en", "languageMode": \#(value) }"#
