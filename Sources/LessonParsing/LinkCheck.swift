@@ -37,107 +37,127 @@ package enum LinkCheck {
     ///   - lessonFiles: the names of the course's lesson files.
     package static func check(_ lessons: [Lesson], folder: String, displayFolder: String,
                               lessonFiles: Set<String>) -> Findings {
+        var walk = Walk(lessons: lessons, folder: folder, displayFolder: displayFolder, lessonFiles: lessonFiles)
+        for (lessonIndex, lesson) in lessons.enumerated() {
+            for link in lesson.links { walk.visit(link, in: lesson, at: lessonIndex) }
+        }
+        return walk.findings
+    }
+
+    /// The links of the lessons in turn, and what is known of the targets seen so far.
+    private struct Walk {
+        let lessons: [Lesson]
+        let folder: String
+        let displayFolder: String
+        let lessonFiles: Set<String>
+        let root: String
+        let docLinks: DocLinks
         var findings = Findings()
-        // By bytes: two spellings of one name (see `ExactName`) are two files on disk.
+        /// By bytes: two spellings of one name (see `ExactName`) are two files on disk.
         var known: [ExactName: Found] = [:]
         var listed: Set<ExactName> = []
-        let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
-        let docLinks = DocLinks(lessons)
-        // Walked only when a lesson names an image the DocC way.
+        /// Walked only when a lesson names an image the DocC way.
         var imageIndex: DocCImageIndex?
         var imagesSeen: [String: (image: DocCImage, ambiguous: [[String]])?] = [:]
 
-        for (lessonIndex, lesson) in lessons.enumerated() {
-            for link in lesson.links {
-                let what = link.isImage ? "image" : "link"
-                let here = lesson.location(line: link.line, column: link.column)
-                let shown = link.destination
-                switch link.target {
-                case .web, .fragment:
-                    continue
-                case let .doc(name, fragment):
-                    findings.diagnostics += docLinkFindings(shown, name: name, fragment: fragment, from: lessonIndex,
-                                                            lessons: lessons, docLinks: docLinks, at: here)
-                case .rootPath:
-                    findings.diagnostics.append(.warning(
-                        .linkRootPath,
-                        "\(what) '\(shown)' starts at the root of the web server, which the course cannot know; write it relative to the lesson",
-                        at: here))
-                case .unknownScheme(let scheme):
-                    let why = unsafeSchemes.contains(scheme)
-                        ? "'\(scheme):' addresses are taken off pages for safety"
-                        : "'\(scheme):' is not an address a browser opens"
-                    findings.diagnostics.append(.warning(
-                        .linkSchemeUnknown,
-                        "\(what) '\(shown)' goes nowhere: \(why); \(link.isImage ? "show an image file of the course or one at a web address" : "link a lesson file (02-name.md), a file of the course or a web address")",
-                        at: here))
-                case let .relative(path, _):
-                    guard !path.isEmpty else { continue }
-                    guard let inside = LinkTarget.coursePath(path) else {
-                        findings.diagnostics.append(outside(what, shown, here))
-                        continue
-                    }
-                    let found = known[ExactName(inside)] ?? classify(inside, folder: folder, root: root, lessonFiles: lessonFiles)
-                    known[ExactName(inside)] = found
-                    if link.isImage, found == .missing, DocCImage.isName(inside) {
-                        // `![](remainderInteger)`: DocC's name of an image somewhere in the course.
-                        if imagesSeen[inside] == nil {
-                            if imageIndex == nil { imageIndex = DocCImageIndex(folder: folder, root: root) }
-                            imagesSeen[inside] = .some(imageIndex!.image(named: inside).map { found in
-                                (measured(found.image, folder: folder), found.ambiguous)
-                            })
-                        }
-                        if let (image, ambiguous) = imagesSeen[inside]! {
-                            findings.doccImages[inside] = image
-                            for variant in image.variants where listed.insert(ExactName(variant.path)).inserted {
-                                findings.files.append(variant.path)
-                            }
-                            for files in ambiguous {
-                                findings.diagnostics.append(.warning(
-                                    .linkTargetAmbiguous,
-                                    "image '\(shown)' has the same variant twice: \(files.map { displayPath(displayFolder, $0) }.joined(separator: " and ")); DocC needs an image's name to be unique in the course, so the site shows the first",
-                                    at: here))
-                            }
-                            continue
-                        }
-                        findings.diagnostics.append(.warning(
-                            .linkTargetMissing,
-                            "image '\(shown)' points at nothing: \(displayPath(displayFolder, inside)) does not exist, and no image in the course's folders has that name (\(inside).png, \(inside)@2x.png, \(inside)~dark.png ...)",
-                            at: here))
-                        continue
-                    }
-                    switch found {
-                    case .lesson:
-                        break
-                    case .file(let file):
-                        if listed.insert(ExactName(file)).inserted { findings.files.append(file) }
-                    case .missing:
-                        findings.diagnostics.append(.warning(
-                            .linkTargetMissing,
-                            "\(what) '\(shown)' points at nothing: \(displayPath(displayFolder, inside)) does not exist",
-                            at: here))
-                    case .folder:
-                        findings.diagnostics.append(.warning(
-                            .linkTargetMissing,
-                            "\(what) '\(shown)' points at a folder; the site carries files only, so link a file in it",
-                            at: here))
-                    case .special(let kind):
-                        findings.diagnostics.append(.warning(
-                            .linkTargetMissing,
-                            "\(what) '\(shown)' points at \(kind), not a regular file; the site carries regular files only, and coursebook does not open it",
-                            at: here))
-                    case .outside:
-                        findings.diagnostics.append(outside(what, shown, here))
-                    case .hidden:
-                        findings.diagnostics.append(.warning(
-                            .linkTargetOutside,
-                            "\(what) '\(shown)' points at a hidden file or folder (a name starting with '.'); the site does not publish those",
-                            at: here))
-                    }
+        init(lessons: [Lesson], folder: String, displayFolder: String, lessonFiles: Set<String>) {
+            self.lessons = lessons
+            self.folder = folder
+            self.displayFolder = displayFolder
+            self.lessonFiles = lessonFiles
+            root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+            docLinks = DocLinks(lessons)
+        }
+
+        mutating func visit(_ link: LessonLink, in lesson: Lesson, at lessonIndex: Int) {
+            let what = link.isImage ? "image" : "link"
+            let here = lesson.location(line: link.line, column: link.column)
+            let shown = link.destination
+            switch link.target {
+            case .web, .fragment:
+                return
+            case let .doc(name, fragment):
+                findings.diagnostics += docLinkFindings(shown, name: name, fragment: fragment, from: lessonIndex,
+                                                        lessons: lessons, docLinks: docLinks, at: here)
+            case .rootPath:
+                findings.diagnostics.append(.warning(
+                    .linkRootPath,
+                    "\(what) '\(shown)' starts at the root of the web server, which the course cannot know; write it relative to the lesson",
+                    at: here))
+            case .unknownScheme(let scheme):
+                let why = unsafeSchemes.contains(scheme)
+                    ? "'\(scheme):' addresses are taken off pages for safety"
+                    : "'\(scheme):' is not an address a browser opens"
+                findings.diagnostics.append(.warning(
+                    .linkSchemeUnknown,
+                    "\(what) '\(shown)' goes nowhere: \(why); \(link.isImage ? "show an image file of the course or one at a web address" : "link a lesson file (02-name.md), a file of the course or a web address")",
+                    at: here))
+            case let .relative(path, _):
+                guard !path.isEmpty else { return }
+                guard let inside = LinkTarget.coursePath(path) else {
+                    findings.diagnostics.append(outside(what, shown, here))
+                    return
+                }
+                let found = known[ExactName(inside)] ?? classify(inside, folder: folder, root: root, lessonFiles: lessonFiles)
+                known[ExactName(inside)] = found
+                if link.isImage, found == .missing, DocCImage.isName(inside) {
+                    doccImage(inside, shown: shown, at: here)
+                } else {
+                    relative(inside, found: found, what: what, shown: shown, at: here)
                 }
             }
         }
-        return findings
+
+        /// `![](remainderInteger)`: DocC's name of an image somewhere in the course.
+        mutating func doccImage(_ inside: String, shown: String, at here: SourceLocation) {
+            if imagesSeen[inside] == nil {
+                if imageIndex == nil { imageIndex = DocCImageIndex(folder: folder, root: root) }
+                imagesSeen[inside] = .some(imageIndex!.image(named: inside).map { [folder] found in
+                    (measured(found.image, folder: folder), found.ambiguous)
+                })
+            }
+            guard let (image, ambiguous) = imagesSeen[inside]! else {
+                findings.diagnostics.append(.warning(
+                    .linkTargetMissing,
+                    "image '\(shown)' points at nothing: \(displayPath(displayFolder, inside)) does not exist, and no image in the course's folders has that name (\(inside).png, \(inside)@2x.png, \(inside)~dark.png ...)",
+                    at: here))
+                return
+            }
+            findings.doccImages[inside] = image
+            for variant in image.variants where listed.insert(ExactName(variant.path)).inserted {
+                findings.files.append(variant.path)
+            }
+            for files in ambiguous {
+                findings.diagnostics.append(.warning(
+                    .linkTargetAmbiguous,
+                    "image '\(shown)' has the same variant twice: \(files.map { displayPath(displayFolder, $0) }.joined(separator: " and ")); DocC needs an image's name to be unique in the course, so the site shows the first",
+                    at: here))
+            }
+        }
+
+        /// A link to a path inside the course folder: a lesson, a file the site carries, or a
+        /// warning at its line.
+        mutating func relative(_ inside: String, found: Found, what: String, shown: String, at here: SourceLocation) {
+            func warn(_ id: DiagnosticID, _ message: String) {
+                findings.diagnostics.append(.warning(id, message, at: here))
+            }
+            switch found {
+            case .lesson:
+                break
+            case .file(let file):
+                if listed.insert(ExactName(file)).inserted { findings.files.append(file) }
+            case .missing:
+                warn(.linkTargetMissing, "\(what) '\(shown)' points at nothing: \(displayPath(displayFolder, inside)) does not exist")
+            case .folder:
+                warn(.linkTargetMissing, "\(what) '\(shown)' points at a folder; the site carries files only, so link a file in it")
+            case .special(let kind):
+                warn(.linkTargetMissing, "\(what) '\(shown)' points at \(kind), not a regular file; the site carries regular files only, and coursebook does not open it")
+            case .outside:
+                findings.diagnostics.append(outside(what, shown, here))
+            case .hidden:
+                warn(.linkTargetOutside, "\(what) '\(shown)' points at a hidden file or folder (a name starting with '.'); the site does not publish those")
+            }
+        }
     }
 
     /// What is wrong with a `doc:` link, if anything: it names no lesson, or no heading of it, or
