@@ -140,22 +140,115 @@ enum SwiftTokens {
     ]
 
     static func scan(_ text: String) -> [Token] {
-        let bytes = Array(text.utf8)
-        var tokens: [Token] = []
+        var scanner = Scanner(bytes: Array(text.utf8))
+        while scanner.index < scanner.bytes.count {
+            guard scanner.step() else { return scanner.tokens + [Token(kind: .unreadable, text: "")] }
+        }
+        return scanner.interpolations.isEmpty ? scanner.tokens : scanner.tokens + [Token(kind: .unreadable, text: "")]
+    }
+
+    /// Where `scan` is in the bytes, what it has read, and the strings and interpolations it
+    /// is inside.
+    private struct Scanner {
+        let bytes: [UInt8]
         var index = 0
-        // For each string being read, whether it is multi-line and its number of `#`; for each
-        // interpolation, the parenthesis depth that its `)` closes.
+        var tokens: [Token] = []
+        /// For each interpolation, the parenthesis depth that its `)` closes and the string it
+        /// is in: whether that is multi-line and its number of `#`.
         var interpolations: [(depth: Int, string: (multiline: Bool, hashes: Int))] = []
         var depth = 0
 
-        func isIdentifierStart(_ byte: UInt8) -> Bool {
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        /// Reads what starts at `index`; false when it is left open (a comment, a string).
+        mutating func step() -> Bool {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                index += 1
+            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/"):
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
+                return skipBlockComment()
+            case UInt8(ascii: "\""):
+                return openString(at: index, hashes: 0)
+            case UInt8(ascii: "#"):
+                return pound()
+            case UInt8(ascii: "@"):
+                prefixed(.attribute, "@")
+            case UInt8(ascii: "`"):
+                var end = index + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "`"), bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                guard end < bytes.count, bytes[end] == UInt8(ascii: "`") else { return false }
+                tokens.append(Token(kind: .identifier, text: String(decoding: bytes[(index + 1)..<end], as: UTF8.self)))
+                index = end + 1
+            case _ where Self.isIdentifierStart(byte):
+                let (text, end) = word(at: index)
+                tokens.append(Token(kind: keywords.contains(text) ? .keyword : .identifier, text: text))
+                index = end
+            case UInt8(ascii: "("):
+                depth += 1
+                tokens.append(Token(kind: .punctuation, text: "("))
+                index += 1
+            case UInt8(ascii: ")"):
+                return closeParenthesis()
+            default:
+                tokens.append(Token(kind: .punctuation, text: String(decoding: [byte], as: UTF8.self)))
+                index += 1
+            }
+            return true
+        }
+
+        static func isIdentifierStart(_ byte: UInt8) -> Bool {
             (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte >= 0x80
         }
-        func isIdentifierPart(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || (byte >= 0x30 && byte <= 0x39) }
+
+        static func isIdentifierPart(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || (byte >= 0x30 && byte <= 0x39) }
+
         func word(at start: Int) -> (String, Int) {
             var end = start
-            while end < bytes.count, isIdentifierPart(bytes[end]) { end += 1 }
+            while end < bytes.count, Self.isIdentifierPart(bytes[end]) { end += 1 }
             return (String(decoding: bytes[start..<end], as: UTF8.self), end)
+        }
+
+        /// `/* ... */`, nested ones included.
+        mutating func skipBlockComment() -> Bool {
+            var nesting = 1
+            index += 2
+            while index < bytes.count, nesting > 0 {
+                if bytes[index...].starts(with: Array("/*".utf8)) { nesting += 1; index += 2 }
+                else if bytes[index...].starts(with: Array("*/".utf8)) { nesting -= 1; index += 2 }
+                else { index += 1 }
+            }
+            return nesting == 0
+        }
+
+        /// `@word` or `#word` (`kind`), or the character alone.
+        mutating func prefixed(_ kind: Kind, _ mark: String) {
+            if index + 1 < bytes.count, Self.isIdentifierStart(bytes[index + 1]) {
+                let (text, end) = word(at: index + 1)
+                tokens.append(Token(kind: kind, text: text))
+                index = end
+            } else {
+                tokens.append(Token(kind: .punctuation, text: mark))
+                index += 1
+            }
+        }
+
+        /// A raw string (`#"..."#`), `#word`, or `#` alone.
+        mutating func pound() -> Bool {
+            var hashes = 0
+            while index + hashes < bytes.count, bytes[index + hashes] == UInt8(ascii: "#") { hashes += 1 }
+            if index + hashes < bytes.count, bytes[index + hashes] == UInt8(ascii: "\"") {
+                return openString(at: index + hashes, hashes: hashes)
+            }
+            if hashes == 1 {
+                prefixed(.pound, "#")
+            } else {
+                tokens.append(Token(kind: .punctuation, text: "#"))
+                index += 1
+            }
+            return true
         }
 
         /// Skips a string literal's text from `start` (after its opening quotes) to its end or
@@ -183,8 +276,8 @@ enum SwiftTokens {
             return nil
         }
 
-        func openString(at start: Int, hashes: Int) -> Bool {
-            // `start` is at the first quote.
+        /// A string literal whose first quote is at `start`.
+        mutating func openString(at start: Int, hashes: Int) -> Bool {
             let multiline = bytes[start...].starts(with: Array("\"\"\"".utf8))
             guard let (next, interpolation) = skipString(from: start + (multiline ? 3 : 1), multiline: multiline, hashes: hashes) else {
                 return false
@@ -197,83 +290,23 @@ enum SwiftTokens {
             return true
         }
 
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+        /// `)`: the end of an interpolation, after which its string goes on, or punctuation.
+        mutating func closeParenthesis() -> Bool {
+            depth -= 1
+            guard let open = interpolations.last, open.depth == depth else {
+                tokens.append(Token(kind: .punctuation, text: ")"))
                 index += 1
-            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/"):
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
-            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
-                var nesting = 1
-                index += 2
-                while index < bytes.count, nesting > 0 {
-                    if bytes[index...].starts(with: Array("/*".utf8)) { nesting += 1; index += 2 }
-                    else if bytes[index...].starts(with: Array("*/".utf8)) { nesting -= 1; index += 2 }
-                    else { index += 1 }
-                }
-                if nesting > 0 { return tokens + [Token(kind: .unreadable, text: "")] }
-            case UInt8(ascii: "\""):
-                if !openString(at: index, hashes: 0) { return tokens + [Token(kind: .unreadable, text: "")] }
-            case UInt8(ascii: "#"):
-                var hashes = 0
-                while index + hashes < bytes.count, bytes[index + hashes] == UInt8(ascii: "#") { hashes += 1 }
-                if index + hashes < bytes.count, bytes[index + hashes] == UInt8(ascii: "\"") {
-                    if !openString(at: index + hashes, hashes: hashes) { return tokens + [Token(kind: .unreadable, text: "")] }
-                } else if hashes == 1, index + 1 < bytes.count, isIdentifierStart(bytes[index + 1]) {
-                    let (text, end) = word(at: index + 1)
-                    tokens.append(Token(kind: .pound, text: text))
-                    index = end
-                } else {
-                    tokens.append(Token(kind: .punctuation, text: "#"))
-                    index += 1
-                }
-            case UInt8(ascii: "@"):
-                if index + 1 < bytes.count, isIdentifierStart(bytes[index + 1]) {
-                    let (text, end) = word(at: index + 1)
-                    tokens.append(Token(kind: .attribute, text: text))
-                    index = end
-                } else {
-                    tokens.append(Token(kind: .punctuation, text: "@"))
-                    index += 1
-                }
-            case UInt8(ascii: "`"):
-                var end = index + 1
-                while end < bytes.count, bytes[end] != UInt8(ascii: "`"), bytes[end] != UInt8(ascii: "\n") { end += 1 }
-                guard end < bytes.count, bytes[end] == UInt8(ascii: "`") else { return tokens + [Token(kind: .unreadable, text: "")] }
-                tokens.append(Token(kind: .identifier, text: String(decoding: bytes[(index + 1)..<end], as: UTF8.self)))
-                index = end + 1
-            case _ where isIdentifierStart(byte):
-                let (text, end) = word(at: index)
-                tokens.append(Token(kind: keywords.contains(text) ? .keyword : .identifier, text: text))
-                index = end
-            case UInt8(ascii: "("):
-                depth += 1
-                tokens.append(Token(kind: .punctuation, text: "("))
-                index += 1
-            case UInt8(ascii: ")"):
-                depth -= 1
-                if let open = interpolations.last, open.depth == depth {
-                    // The interpolation ends: the string goes on.
-                    interpolations.removeLast()
-                    guard let (next, interpolation) = skipString(from: index + 1, multiline: open.string.multiline,
-                                                                 hashes: open.string.hashes) else {
-                        return tokens + [Token(kind: .unreadable, text: "")]
-                    }
-                    index = next
-                    if interpolation {
-                        interpolations.append((depth, open.string))
-                        depth += 1
-                    }
-                } else {
-                    tokens.append(Token(kind: .punctuation, text: ")"))
-                    index += 1
-                }
-            default:
-                tokens.append(Token(kind: .punctuation, text: String(decoding: [byte], as: UTF8.self)))
-                index += 1
+                return true
             }
+            interpolations.removeLast()
+            guard let (next, interpolation) = skipString(from: index + 1, multiline: open.string.multiline,
+                                                         hashes: open.string.hashes) else { return false }
+            index = next
+            if interpolation {
+                interpolations.append((depth, open.string))
+                depth += 1
+            }
+            return true
         }
-        return interpolations.isEmpty ? tokens : tokens + [Token(kind: .unreadable, text: "")]
     }
 }

@@ -49,6 +49,7 @@ struct CoreReachTests {
         "@Observable final class Model {}\n",                 // an attribute that may be a macro
         "#externalMacro(module: \"M\", type: \"T\")\n",
         "let s = \"open\n",                                   // code left open
+        "/* a comment /* nested */ left open\nlet z = 1\n",     // a comment left open
         "enum Suit { case count }\n",
         "let tree = 1\n",                                    // a parameter's name counts too: the rule errs
     ])
