@@ -321,21 +321,54 @@ package struct SwiftCompiler: Sendable {
         let folder = String(cString: folderTemplate)
         defer { try? FileManager.default.removeItem(atPath: folder) }
 
-        let learned: CompilePlan
-        if let known = plans.compilePlan(key) {
-            learned = known
-        } else {
-            guard let listing = run([executable] + arguments + ["-###"], in: workingDirectory, until: deadline),
-                  listing.termination.isSuccess,
-                  let plan = CompilePlan.read(String(decoding: listing.standardOutput, as: UTF8.self),
-                                              sources: sources, output: output) else { return nil }
-            plans.keep(plan, as: key)
-            learned = plan
+        guard let learned = learnedPlan(key, arguments, sources: sources, output: output,
+                                        workingDirectory: workingDirectory, deadline: deadline, plans: plans),
+              let plan = learned.replacing(sources: sources, output: output, temporaryFolder: folder) else { return nil }
+        let printed: Ran
+        switch runFrontends(plan, jobs: jobs, workingDirectory: workingDirectory, deadline: deadline) {
+        case .driversToReport: return nil
+        case .failed(let failure): return failure
+        case .compiled(let ran): printed = ran
         }
-        guard let plan = learned.replacing(sources: sources, output: output, temporaryFolder: folder) else { return nil }
+        guard let libraries = libraries(plan, workingDirectory: workingDirectory, deadline: deadline, plans: plans),
+              let linked = link(plan, libraries: libraries, folder: folder, output: output, workingDirectory: workingDirectory,
+                                deadline: deadline, plans: plans, failedLink: &failedLink) else { return nil }
+        if linked.outOfMemory { return linked }
+        var done = printed
+        done.standardOutput += linked.standardOutput
+        done.standardError += linked.standardError
+        plans.replayedCompiles.add(1, ordering: .relaxed)
+        return done
+    }
 
-        // The frontends, `jobs` at a time in the driver's order; after a failure no new one
-        // starts (as the driver does), and what every started job printed is kept in order.
+    /// The driver's plan for these arguments: learned before (`plans`), or asked of the
+    /// driver now (`-###`) and kept.
+    private func learnedPlan(_ key: String, _ arguments: [String], sources: [String], output: String,
+                             workingDirectory: String, deadline: ContinuousClock.Instant?,
+                             plans: CompilePlanStore) -> CompilePlan? {
+        if let known = plans.compilePlan(key) { return known }
+        guard let listing = run([executable] + arguments + ["-###"], in: workingDirectory, until: deadline),
+              listing.termination.isSuccess,
+              let plan = CompilePlan.read(String(decoding: listing.standardOutput, as: UTF8.self),
+                                          sources: sources, output: output) else { return nil }
+        plans.keep(plan, as: key)
+        return plan
+    }
+
+    /// How a replay's frontend jobs ended.
+    private enum FrontendsRun {
+        /// Every job compiled; what they printed, in the driver's order.
+        case compiled(Ran)
+        /// A job failed as a compile fails (errors, a time or memory limit): what they printed.
+        case failed(Ran)
+        /// A job could not start, or crashed: the driver runs instead and says so in its words.
+        case driversToReport
+    }
+
+    /// The frontends, `jobs` at a time in the driver's order; after a failure no new one
+    /// starts (as the driver does), and what every started job printed is kept in order.
+    private func runFrontends(_ plan: CompilePlan, jobs: Int, workingDirectory: String,
+                              deadline: ContinuousClock.Instant?) -> FrontendsRun {
         let ran = Locked<[Ran?]>(Array(repeating: nil, count: plan.frontends.count))
         let next = Atomic<Int>(0)
         let failed = Atomic<Bool>(false)
@@ -357,37 +390,46 @@ package struct SwiftCompiler: Sendable {
         work()
         for helper in helpers { helper.wait() }
         let frontends = ran.withLock { $0 }.compactMap { $0 }
-        if unstartable.load(ordering: .relaxed) { return nil }
+        if unstartable.load(ordering: .relaxed) { return .driversToReport }
         let printed = Ran(termination: .exited(0), standardOutput: frontends.flatMap(\.standardOutput),
                           standardError: frontends.flatMap(\.standardError), timedOut: frontends.contains(where: \.timedOut),
                           outOfMemory: frontends.contains(where: \.outOfMemory))
-        if failed.load(ordering: .relaxed) {
-            // A crash is the driver's to report, in its words (one at the memory limit is ours).
-            if frontends.contains(where: { if case .signaled = $0.termination { !$0.timedOut && !$0.outOfMemory } else { false } }) { return nil }
-            var failure = printed
-            failure.termination = frontends.first(where: { !$0.termination.isSuccess })?.termination ?? .exited(1)
-            if case .exited = failure.termination { failure.termination = .exited(1) }
-            return failure
+        guard failed.load(ordering: .relaxed) else { return .compiled(printed) }
+        // A crash is the driver's to report, in its words (one at the memory limit is ours).
+        if frontends.contains(where: { if case .signaled = $0.termination { !$0.timedOut && !$0.outOfMemory } else { false } }) {
+            return .driversToReport
         }
+        var failure = printed
+        failure.termination = frontends.first(where: { !$0.termination.isSuccess })?.termination ?? .exited(1)
+        if case .exited = failure.termination { failure.termination = .exited(1) }
+        return .failed(failure)
+    }
 
-        // The libraries the objects ask for: the tool's answer for the same sections, or the
-        // tool's run.
+    /// The libraries the objects ask for: the tool's answer for the same sections, or the
+    /// tool's run; nil when it cannot be had.
+    private func libraries(_ plan: CompilePlan, workingDirectory: String, deadline: ContinuousClock.Instant?,
+                           plans: CompilePlanStore) -> [UInt8]? {
         let sections = plan.autolinkInputs.map(AutolinkSections.read(objectAt:))
         let autolinkKey = sections.contains(where: { $0 == nil }) ? nil
             : ([stamp] + sections.map { Data($0!).base64EncodedString() }).joined(separator: "\u{0}")
-        let libraries: [UInt8]
         if let autolinkKey, let known = plans.autolink(autolinkKey) {
-            libraries = Array(known.utf8)
+            let libraries = Array(known.utf8)
             guard (try? writeAtomically(libraries, to: plan.autolinkFile, keepingPermissions: false)) != nil else { return nil }
-        } else {
-            guard let extracted = run(plan.autolink, in: workingDirectory, until: deadline),
-                  extracted.termination.isSuccess, !extracted.timedOut,
-                  let written = readFile(atPath: plan.autolinkFile) else { return nil }
-            if let autolinkKey { plans.keep(autolink: String(decoding: written, as: UTF8.self), as: autolinkKey) }
-            libraries = written
+            return libraries
         }
+        guard let extracted = run(plan.autolink, in: workingDirectory, until: deadline),
+              extracted.termination.isSuccess, !extracted.timedOut,
+              let written = readFile(atPath: plan.autolinkFile) else { return nil }
+        if let autolinkKey { plans.keep(autolink: String(decoding: written, as: UTF8.self), as: autolinkKey) }
+        return written
+    }
 
-        // The linker, as `clang` would run it for this link and these libraries.
+    /// The linker, as `clang` would run it for this link and these libraries; nil when the
+    /// link failed, which is the driver's to report, in its words (and `clang`'s). The
+    /// linker's command is then learned anew next time, in case the system's libraries moved.
+    private func link(_ plan: CompilePlan, libraries: [UInt8], folder: String, output: String, workingDirectory: String,
+                      deadline: ContinuousClock.Instant?, plans: CompilePlanStore,
+                      failedLink: inout LinkerCommand?) -> Ran? {
         let linkKey = ([stamp, driverEnvironment] + plan.link.map { LinkerCommand.mark($0, temporaryFolder: folder, output: output) }
                        + [String(decoding: libraries, as: UTF8.self)]).joined(separator: "\u{0}")
         var linker = plans.linker(linkKey)
@@ -398,8 +440,6 @@ package struct SwiftCompiler: Sendable {
             plans.keep(command, as: linkKey)
             linker = command
         }
-        // A link that fails is the driver's to report, in its words (and `clang`'s). The
-        // linker's command is learned anew next time, in case the system's libraries moved.
         let linked = linker.flatMap { run($0.command(temporaryFolder: folder, output: output), in: workingDirectory, until: deadline) }
         if let linked, linked.outOfMemory { return linked }
         guard let linked, linked.termination.isSuccess, !linked.timedOut else {
@@ -410,11 +450,7 @@ package struct SwiftCompiler: Sendable {
             }
             return nil
         }
-        var done = printed
-        done.standardOutput += linked.standardOutput
-        done.standardError += linked.standardError
-        plans.replayedCompiles.add(1, ordering: .relaxed)
-        return done
+        return linked
     }
 }
 
