@@ -8,11 +8,21 @@ package enum LessonAssembly {
     package static func assemble(
         fileName: String, path: String, source: SourceText, elements: [LessonElement]
     ) -> (Lesson, [Diagnostic]) {
-        var diagnostics: [Diagnostic] = []
-        func at(_ line: Int, _ column: Int = 1) -> SourceLocation {
-            SourceLocation(file: path, line: line, column: column)
-        }
+        var assembly = Assembly(path: path, source: source)
+        for element in elements { assembly.take(element) }
+        assembly.checkWhole()
+        let lesson = Lesson(
+            fileName: fileName, path: path, source: source, title: assembly.title, headings: assembly.headings,
+            codeBlocks: assembly.codeBlocks, scenarios: assembly.scenarios, notes: assembly.notes,
+            mentions: assembly.mentions, introduction: assembly.introduction, links: assembly.links)
+        return (lesson, assembly.diagnostics + BidiControlRule.findings(in: lesson))
+    }
 
+    /// A lesson as far as its elements have been taken, in order, and what was found so far.
+    private struct Assembly {
+        let path: String
+        let source: SourceText
+        var diagnostics: [Diagnostic] = []
         var headings: [Heading] = []
         var codeBlocks: [CodeBlock] = []
         var scenarios: [Scenario] = []
@@ -20,131 +30,137 @@ package enum LessonAssembly {
         var introduction: Paragraph?
         var title: String?
         var mentions: [LimitNoteReference] = []
+        /// The label of the note just read: the Markdown layer reports it with the mentions.
         var ownLabel: LimitNoteReference?
+        /// The label of a note too large to hold, reported once, as that note.
         var oversizedLabel: (label: String, line: Int)?
         var links: [LessonLink] = []
         var autolinkPlaces = AutolinkPlaces()
         var containerKinds: [Int: CodeContainer.Kind] = [:]
 
-        for element in elements {
+        init(path: String, source: SourceText) {
+            self.path = path
+            self.source = source
+        }
+
+        func at(_ line: Int, _ column: Int = 1) -> SourceLocation {
+            SourceLocation(file: path, line: line, column: column)
+        }
+
+        mutating func take(_ element: LessonElement) {
             switch element {
             case let .heading(level, text, line):
                 headings.append(Heading(level: level, text: text, line: line))
                 if level == 1, title == nil { title = text }
-
             case let .paragraph(text, line, block):
-                switch LimitNoteLabel.parse(text) {
-                case let .note(number, body):
-                    notes.append(LimitNote(number: number, text: body, line: line))
-                    ownLabel = LimitNoteReference(number: number, line: line)
-                case let .numberTooLarge(label):
-                    oversizedLabel = (label, line)
-                    diagnostics.append(.error(
-                        .limitNoteNumber,
-                        "'\(label).' starts a limitation note whose number is too large to hold; notes are numbered DR1, DR2 ... through the course",
-                        at: at(line)))
-                case let .missingFullStop(label):
-                    diagnostics.append(.warning(
-                        .limitNoteFullStop,
-                        "paragraph starts with '\(label)' but is not a limitation note; write '\(label). ...' to make it one",
-                        at: at(line)))
-                    fallthrough
-                case .none:
-                    if title != nil, introduction == nil {
-                        introduction = Paragraph(text: text, line: line, block: block)
-                    }
-                }
-
+                paragraph(text, line: line, block: block)
             case let .mention(number, line):
                 let reference = LimitNoteReference(number: number, line: line)
-                // The Markdown layer reports a note's own label with the other mentions.
-                if reference == ownLabel { ownLabel = nil; continue }
-                mentions.append(reference)
-
+                if reference == ownLabel { ownLabel = nil } else { mentions.append(reference) }
             case let .oversizedMention(label, line):
-                // The label of a note too large to hold is reported once, as that note.
-                if let own = oversizedLabel, own == (label, line) { oversizedLabel = nil; continue }
+                if let own = oversizedLabel, own == (label, line) { oversizedLabel = nil; return }
                 diagnostics.append(.warning(
                     .limitNoteUnknown,
                     "\(label) is mentioned, but its number is too large for any limitation note",
                     at: at(line)))
-
             case let .rawHTML(line, column):
                 diagnostics.append(.warning(
                     .rawHTML,
                     "raw HTML is shown on the page as text, not passed through; write Markdown, or one of the allowed tags exactly (<kbd>, <sub>, <sup>, <br>, <mark>, <abbr title=\"...\">, <details>, <summary>)",
                     at: at(line, column)))
-
             case let .undefinedFootnote(label, line, column):
                 diagnostics.append(.warning(
                     .footnoteUndefined,
                     "footnote '[^\(label)]' has no definition; add a line '[^\(label)]: ...' (it is shown as text)",
                     at: at(line, column)))
-
             case let .unknownCallout(kind, line):
                 diagnostics.append(.warning(
                     .calloutUnknown,
                     "'[!\(kind)]' is not a callout (known: \(CalloutKind.allCases.map { "[!\($0.marker)]" }.joined(separator: ", "))); the quote is shown as it is",
                     at: at(line)))
-
             case let .link(link):
                 links.append(autolinkPlaces.placed(link, in: source))
-
             case let .code(element):
-                let (role, language, attributes, findings) = interpret(element, at: at)
-                diagnostics += findings
-                let block = CodeBlock(
-                    id: element.id, role: role, language: language, attributes: attributes,
-                    code: normalizingLineEnds(element.literal), line: element.line,
-                    fence: element.fence,
-                    columnOffsets: columnOffsets(of: element, in: source),
-                    container: element.container?.id)
-                codeBlocks.append(block)
-                if let container = element.container { containerKinds[container.id] = container.kind }
+                code(element)
+            }
+        }
 
-                switch role {
-                case .scenario, .skippedScenario:
-                    scenarios.append(Scenario(block: block, isSkipped: role == .skippedScenario,
-                                              languageMode: languageMode(of: attributes)))
-                case .output, .errors, .trap:
-                    if let finding = attach(block, to: &scenarios, containerKinds: containerKinds, at: at) {
-                        diagnostics.append(finding)
-                    }
-                default:
-                    break
+        /// A limitation note (`DR3. ...`), a label that almost is one, or prose: the first
+        /// prose paragraph after the title is the lesson's introduction.
+        mutating func paragraph(_ text: String, line: Int, block: Int) {
+            switch LimitNoteLabel.parse(text) {
+            case let .note(number, body):
+                notes.append(LimitNote(number: number, text: body, line: line))
+                ownLabel = LimitNoteReference(number: number, line: line)
+            case let .numberTooLarge(label):
+                oversizedLabel = (label, line)
+                diagnostics.append(.error(
+                    .limitNoteNumber,
+                    "'\(label).' starts a limitation note whose number is too large to hold; notes are numbered DR1, DR2 ... through the course",
+                    at: at(line)))
+            case let .missingFullStop(label):
+                diagnostics.append(.warning(
+                    .limitNoteFullStop,
+                    "paragraph starts with '\(label)' but is not a limitation note; write '\(label). ...' to make it one",
+                    at: at(line)))
+                if title != nil, introduction == nil { introduction = Paragraph(text: text, line: line, block: block) }
+            case .none:
+                if title != nil, introduction == nil { introduction = Paragraph(text: text, line: line, block: block) }
+            }
+        }
+
+        /// A code block: its role read from its info string; a scenario begins, or an
+        /// `output`, `errors` or `trap` block goes with the scenario above it.
+        mutating func code(_ element: CodeBlockElement) {
+            let (role, language, attributes, findings) = interpret(element, at: at)
+            diagnostics += findings
+            let block = CodeBlock(
+                id: element.id, role: role, language: language, attributes: attributes,
+                code: normalizingLineEnds(element.literal), line: element.line,
+                fence: element.fence,
+                columnOffsets: columnOffsets(of: element, in: source),
+                container: element.container?.id)
+            codeBlocks.append(block)
+            if let container = element.container { containerKinds[container.id] = container.kind }
+            switch role {
+            case .scenario, .skippedScenario:
+                scenarios.append(Scenario(block: block, isSkipped: role == .skippedScenario,
+                                          languageMode: languageMode(of: attributes)))
+            case .output, .errors, .trap:
+                if let finding = attach(block, to: &scenarios, containerKinds: containerKinds, at: at) {
+                    diagnostics.append(finding)
+                }
+            default:
+                break
+            }
+        }
+
+        /// What only the whole lesson shows: no title, groups, scenarios without an output.
+        mutating func checkWhole() {
+            if title == nil {
+                diagnostics.append(.error(
+                    .lessonWithoutTitle,
+                    "lesson has no title: its first level-1 heading ('# ...') names it",
+                    at: at(1)))
+            }
+            diagnostics += groupFindings(scenarios, at: at)
+            for scenario in scenarios where !scenario.isSkipped && scenario.expectation.output == nil {
+                if scenario.expectation.isEmpty, scenario.group != nil {
+                    // A block of a group passes what it prints on to the group's next `output` block.
+                    continue
+                } else if scenario.expectation.isEmpty {
+                    diagnostics.append(.error(
+                        .scenarioWithoutOutput,
+                        "scenario has no 'output' block; add one after it (or run 'coursebook check --update')",
+                        at: at(scenario.line)))
+                } else if let trap = scenario.expectation.trap {
+                    diagnostics.append(.error(
+                        .scenarioWithoutOutput,
+                        "scenario has no 'output' block before its 'trap' block at line \(trap.line); add one (an empty one when it prints nothing before the trap), or run 'coursebook check --update'",
+                        at: at(scenario.line)))
                 }
             }
         }
-
-        if title == nil {
-            diagnostics.append(.error(
-                .lessonWithoutTitle,
-                "lesson has no title: its first level-1 heading ('# ...') names it",
-                at: at(1)))
-        }
-        diagnostics += groupFindings(scenarios, at: at)
-        for scenario in scenarios where !scenario.isSkipped && scenario.expectation.output == nil {
-            if scenario.expectation.isEmpty, scenario.group != nil {
-                // A block of a group passes what it prints on to the group's next `output` block.
-                continue
-            } else if scenario.expectation.isEmpty {
-                diagnostics.append(.error(
-                    .scenarioWithoutOutput,
-                    "scenario has no 'output' block; add one after it (or run 'coursebook check --update')",
-                    at: at(scenario.line)))
-            } else if let trap = scenario.expectation.trap {
-                diagnostics.append(.error(
-                    .scenarioWithoutOutput,
-                    "scenario has no 'output' block before its 'trap' block at line \(trap.line); add one (an empty one when it prints nothing before the trap), or run 'coursebook check --update'",
-                    at: at(scenario.line)))
-            }
-        }
-
-        let lesson = Lesson(
-            fileName: fileName, path: path, source: source, title: title, headings: headings,
-            codeBlocks: codeBlocks, scenarios: scenarios, notes: notes, mentions: mentions,
-            introduction: introduction, links: links)
-        return (lesson, diagnostics + BidiControlRule.findings(in: lesson))
     }
 
     /// Puts an `output`, `errors` or `trap` block with the scenario above it (the last one so
@@ -327,56 +343,102 @@ package enum LessonAssembly {
         let words = element.info.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         let language = words.first ?? ""
         let attributes = Array(words.dropFirst())
-        var findings: [Diagnostic] = []
         let location = at(element.line, element.column)
-
-        var role: CodeBlockRole
+        var (role, findings): (CodeBlockRole, [Diagnostic])
         switch language {
         case "swift":
-            var isScenario = false, skip = false, noDiagram = false, mode = false, group = false
-            var core: String?? = .none
-            var module: String?
-            for attribute in attributes {
-                switch attribute {
-                case "scenario": isScenario = true
-                case "skip": skip = true
-                case Scenario.noDiagramAttribute: noDiagram = true
-                case _ where attribute.hasPrefix(LanguageMode.attributePrefix):
-                    mode = true
-                    let value = attribute.dropFirst(LanguageMode.attributePrefix.count)
-                    if LanguageMode(rawValue: String(value)) == nil {
-                        findings.append(.error(
-                            .languageModeInvalid,
-                            "'\(attribute)': the language mode is \(LanguageMode.allCases.map { "\(LanguageMode.attributePrefix)\($0.rawValue)" }.joined(separator: " or "))",
-                            at: location))
-                    }
-                case _ where attribute.hasPrefix(Scenario.groupAttributePrefix):
-                    group = true
-                    let name = attribute.dropFirst(Scenario.groupAttributePrefix.count)
-                    if name.isEmpty || !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
-                        findings.append(.error(
-                            .groupNameInvalid,
-                            "'\(attribute)': a group's name is letters, digits, '-' and '_' (group=shop)",
-                            at: location))
-                    }
-                case _ where attribute.hasPrefix(CourseModule.attributePrefix):
-                    let name = String(attribute.dropFirst(CourseModule.attributePrefix.count))
-                    if let problem = CourseModule.nameProblem(name) {
-                        findings.append(.error(.moduleNameInvalid, "'\(attribute)': \(problem); the block is shown, not compiled", at: location))
-                    } else {
-                        module = name
-                    }
-                case "core": core = .some(nil)
-                case _ where attribute.hasPrefix("core="):
-                    let name = String(attribute.dropFirst("core=".count))
-                    core = .some(name.isEmpty ? nil : name)
-                default:
-                    findings.append(.warning(
-                        .unknownAttribute,
-                        "unknown attribute '\(attribute)' on a swift block (known: scenario, skip, no-diagram, language-mode=5, language-mode=6, group=NAME, module=NAME, core, core=Name.swift)",
+            (role, findings) = SwiftAttributes.read(attributes, at: location).role(at: location)
+        case "output", "errors", "trap":
+            role = language == "output" ? .output : language == "errors" ? .errors : .trap
+            findings = expectationAttributeFindings(language, attributes, at: location)
+        default:
+            (role, findings) = (.other, [])
+        }
+        // The page moves footnotes to its end, away from the lesson's order of programs.
+        if element.container?.isInFootnote == true, role != .other {
+            findings.append(.warning(
+                .nestedBlock,
+                "a '\(element.info)' block inside a footnote is shown as it is and not checked; put it in the lesson's text (a list item or a quote is fine)",
+                at: location))
+            role = .other
+        }
+        return (role, language, attributes, findings)
+    }
+
+    /// `output unordered`: its lines compared in any order (the only attribute of the three).
+    private static func expectationAttributeFindings(_ language: String, _ attributes: [String],
+                                                     at location: SourceLocation) -> [Diagnostic] {
+        let unknown = language == "output" ? attributes.filter { $0 != OutputPattern.unorderedAttribute } : attributes
+        guard !unknown.isEmpty else { return [] }
+        return [.warning(
+            .unknownAttribute,
+            language == "output"
+                ? "an 'output' block takes one attribute, 'unordered'; '\(unknown.joined(separator: " "))' is ignored"
+                : "an '\(language)' block takes no attributes; '\(attributes.joined(separator: " "))' is ignored",
+            at: location)]
+    }
+
+    /// The attributes of a `swift` block, as read, and what was wrong with each.
+    private struct SwiftAttributes {
+        var isScenario = false, skip = false, noDiagram = false, mode = false, group = false
+        /// `core` (nil inside: the listing of no file in particular) or `core=Name.swift`.
+        var core: String?? = .none
+        var module: String?
+        var findings: [Diagnostic] = []
+
+        static func read(_ attributes: [String], at location: SourceLocation) -> SwiftAttributes {
+            var read = SwiftAttributes()
+            for attribute in attributes { read.take(attribute, at: location) }
+            return read
+        }
+
+        mutating func take(_ attribute: String, at location: SourceLocation) {
+            switch attribute {
+            case "scenario": isScenario = true
+            case "skip": skip = true
+            case Scenario.noDiagramAttribute: noDiagram = true
+            case _ where attribute.hasPrefix(LanguageMode.attributePrefix):
+                mode = true
+                let value = attribute.dropFirst(LanguageMode.attributePrefix.count)
+                if LanguageMode(rawValue: String(value)) == nil {
+                    findings.append(.error(
+                        .languageModeInvalid,
+                        "'\(attribute)': the language mode is \(LanguageMode.allCases.map { "\(LanguageMode.attributePrefix)\($0.rawValue)" }.joined(separator: " or "))",
                         at: location))
                 }
+            case _ where attribute.hasPrefix(Scenario.groupAttributePrefix):
+                group = true
+                let name = attribute.dropFirst(Scenario.groupAttributePrefix.count)
+                if name.isEmpty || !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
+                    findings.append(.error(
+                        .groupNameInvalid,
+                        "'\(attribute)': a group's name is letters, digits, '-' and '_' (group=shop)",
+                        at: location))
+                }
+            case _ where attribute.hasPrefix(CourseModule.attributePrefix):
+                let name = String(attribute.dropFirst(CourseModule.attributePrefix.count))
+                if let problem = CourseModule.nameProblem(name) {
+                    findings.append(.error(.moduleNameInvalid, "'\(attribute)': \(problem); the block is shown, not compiled", at: location))
+                } else {
+                    module = name
+                }
+            case "core": core = .some(nil)
+            case _ where attribute.hasPrefix("core="):
+                let name = String(attribute.dropFirst("core=".count))
+                core = .some(name.isEmpty ? nil : name)
+            default:
+                findings.append(.warning(
+                    .unknownAttribute,
+                    "unknown attribute '\(attribute)' on a swift block (known: scenario, skip, no-diagram, language-mode=5, language-mode=6, group=NAME, module=NAME, core, core=Name.swift)",
+                    at: location))
             }
+        }
+
+        /// The block's role, with the findings of its attributes and of those that do not go
+        /// together.
+        func role(at location: SourceLocation) -> (CodeBlockRole, [Diagnostic]) {
+            var findings = self.findings
+            var module = self.module
             if isScenario, core != nil {
                 findings.append(.error(
                     .conflictingAttributes,
@@ -390,60 +452,19 @@ package enum LessonAssembly {
                     at: location))
                 module = nil
             }
-            if skip, !isScenario {
-                findings.append(.warning(
-                    .skipWithoutScenario, "'skip' applies only to 'swift scenario' blocks",
-                    at: location))
+            for (given, finding) in [
+                (skip, Diagnostic.warning(.skipWithoutScenario, "'skip' applies only to 'swift scenario' blocks", at: location)),
+                (noDiagram, .warning(.noDiagramWithoutScenario, "'no-diagram' applies only to 'swift scenario' blocks", at: location)),
+                (mode, .warning(.unknownAttribute, "'language-mode=N' applies only to 'swift scenario' blocks; this block is not compiled", at: location)),
+                (group, .warning(.unknownAttribute, "'group=NAME' applies only to 'swift scenario' blocks; this block is not compiled", at: location)),
+            ] where given && !isScenario {
+                findings.append(finding)
             }
-            if noDiagram, !isScenario {
-                findings.append(.warning(
-                    .noDiagramWithoutScenario, "'no-diagram' applies only to 'swift scenario' blocks",
-                    at: location))
-            }
-            if mode, !isScenario {
-                findings.append(.warning(
-                    .unknownAttribute, "'language-mode=N' applies only to 'swift scenario' blocks; this block is not compiled",
-                    at: location))
-            }
-            if group, !isScenario {
-                findings.append(.warning(
-                    .unknownAttribute, "'group=NAME' applies only to 'swift scenario' blocks; this block is not compiled",
-                    at: location))
-            }
-            if isScenario {
-                role = skip ? .skippedScenario : .scenario
-            } else if case .some(let name) = core {
-                role = .coreListing(name: name)
-            } else if let module {
-                role = .moduleListing(name: module)
-            } else {
-                role = .illustration
-            }
-        case "output", "errors", "trap":
-            role = language == "output" ? .output : language == "errors" ? .errors : .trap
-            // `output unordered`: its lines compared in any order (the only attribute of the three).
-            let unknown = language == "output" ? attributes.filter { $0 != OutputPattern.unorderedAttribute } : attributes
-            if !unknown.isEmpty {
-                findings.append(.warning(
-                    .unknownAttribute,
-                    language == "output"
-                        ? "an 'output' block takes one attribute, 'unordered'; '\(unknown.joined(separator: " "))' is ignored"
-                        : "an '\(language)' block takes no attributes; '\(attributes.joined(separator: " "))' is ignored",
-                    at: location))
-            }
-        default:
-            role = .other
+            if isScenario { return (skip ? .skippedScenario : .scenario, findings) }
+            if case .some(let name) = core { return (.coreListing(name: name), findings) }
+            if let module { return (.moduleListing(name: module), findings) }
+            return (.illustration, findings)
         }
-
-        // The page moves footnotes to its end, away from the lesson's order of programs.
-        if element.container?.isInFootnote == true, role != .other {
-            findings.append(.warning(
-                .nestedBlock,
-                "a '\(element.info)' block inside a footnote is shown as it is and not checked; put it in the lesson's text (a list item or a quote is fine)",
-                at: location))
-            role = .other
-        }
-        return (role, language, attributes, findings)
     }
 
     /// For each line of the block's code, how many bytes of its source line come first.
