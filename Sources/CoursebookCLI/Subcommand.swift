@@ -103,6 +103,12 @@ struct ExitNote: Sendable, Equatable {
         self.words = words
     }
 
+    // What several commands say of a status in the same words.
+    static let noCompiler = ExitNote(.toolchainUnavailable, "no Swift compiler")
+    static let noSandbox = ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start")
+    static let wrongUsage = ExitNote(.usage, "wrong usage")
+    static let courseUnreadable = ExitNote(.courseUnreadable, "the course cannot be read")
+
     /// The three signals that stop any command.
     static let signals = ExitNote(statuses: [.hangUp, .interrupted, .terminated], words: "stopped by SIGHUP/SIGINT/SIGTERM")
 

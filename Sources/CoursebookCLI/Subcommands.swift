@@ -19,9 +19,9 @@ extension Coursebook {
         """,
         exitStatuses: [
             ExitNote(.success, "all passed"), ExitNote(.checkFailed, "a scenario or a lesson failed"),
-            ExitNote(.courseUnreadable, "the course cannot be read"), ExitNote(.siteNotWritten, "a report cannot be written"),
-            ExitNote(.toolchainUnavailable, "no Swift compiler"),
-            ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start"), ExitNote(.usage, "wrong usage"),
+            .courseUnreadable, ExitNote(.siteNotWritten, "a report cannot be written"),
+            .noCompiler,
+            .noSandbox, .wrongUsage,
             .signals,
         ],
         grammar: CheckCommand.grammar, execute: CheckCommand.execute)
@@ -36,11 +36,11 @@ extension Coursebook {
         """,
         exitStatuses: [
             ExitNote(.success, "written"), ExitNote(.checkFailed, "the check failed"),
-            ExitNote(.courseUnreadable, "the course cannot be read"), ExitNote(.templateInvalid, "a template is invalid"),
+            .courseUnreadable, ExitNote(.templateInvalid, "a template is invalid"),
             ExitNote(.siteNotWritten, "the site (or a report) cannot be written there, or pagefind, when installed, failed to index it"),
-            ExitNote(.toolchainUnavailable, "no Swift compiler"),
-            ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start"),
-            ExitNote(.searchTimedOut, "pagefind took longer than the search time limit"), ExitNote(.usage, "wrong usage"),
+            .noCompiler,
+            .noSandbox,
+            ExitNote(.searchTimedOut, "pagefind took longer than the search time limit"), .wrongUsage,
             .signals,
         ],
         grammar: BuildCommand.grammar, execute: BuildCommand.execute)
@@ -58,9 +58,9 @@ extension Coursebook {
         """,
         exitStatuses: [
             ExitNote(.courseUnreadable, "the course folder is not there"), ExitNote(.siteNotWritten, "DIR cannot hold a site"),
-            ExitNote(.toolchainUnavailable, "no Swift compiler"),
-            ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start"),
-            ExitNote(.watchOrServeUnavailable, "the files cannot be watched"), ExitNote(.usage, "wrong usage"),
+            .noCompiler,
+            .noSandbox,
+            ExitNote(.watchOrServeUnavailable, "the files cannot be watched"), .wrongUsage,
             .signals.theUsualEnd,
         ],
         grammar: WatchCommand.grammar, execute: WatchCommand.execute)
@@ -78,10 +78,10 @@ extension Coursebook {
         request is always answered. Ctrl-C stops it and removes the temporary folder.
         """,
         exitStatuses: [
-            ExitNote(.courseUnreadable, "the course folder is not there"), ExitNote(.toolchainUnavailable, "no Swift compiler"),
-            ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start"),
+            ExitNote(.courseUnreadable, "the course folder is not there"), .noCompiler,
+            .noSandbox,
             ExitNote(.watchOrServeUnavailable, "the port cannot be listened on or the files cannot be watched"),
-            ExitNote(.usage, "wrong usage"), .signals.theUsualEnd,
+            .wrongUsage, .signals.theUsualEnd,
         ],
         grammar: ServeCommand.grammar, execute: ServeCommand.execute)
 
@@ -98,8 +98,8 @@ extension Coursebook {
         never written over.
         """,
         exitStatuses: [
-            ExitNote(.success, "written"), ExitNote(.courseUnreadable, "the course cannot be read"),
-            ExitNote(.siteNotWritten, "the file cannot be written (or exists)"), ExitNote(.usage, "wrong usage"),
+            ExitNote(.success, "written"), .courseUnreadable,
+            ExitNote(.siteNotWritten, "the file cannot be written (or exists)"), .wrongUsage,
         ],
         grammar: NewCommand.grammar, execute: NewCommand.execute)
 
@@ -114,7 +114,7 @@ extension Coursebook {
         exitStatuses: [
             ExitNote(.success, "all passed"), ExitNote(.checkFailed, "a scenario or a lesson failed"),
             ExitNote(.courseUnreadable, "a report cannot be read, the reports do not make one whole course, or one claims what no shard holds (a scenario twice, a status its output does not bear out ...)"),
-            ExitNote(.siteNotWritten, "a report cannot be written"), ExitNote(.usage, "wrong usage"),
+            ExitNote(.siteNotWritten, "a report cannot be written"), .wrongUsage,
         ],
         grammar: MergeReportsCommand.grammar, execute: MergeReportsCommand.execute)
 
@@ -131,7 +131,7 @@ extension Coursebook {
         """,
         exitStatuses: [
             ExitNote(.success, "after the client's shutdown and exit"),
-            ExitNote(.checkFailed, "on exit without shutdown or when the input ends"), ExitNote(.usage, "wrong usage"),
+            ExitNote(.checkFailed, "on exit without shutdown or when the input ends"), .wrongUsage,
         ],
         grammar: LanguageServerCommand.grammar, execute: LanguageServerCommand.execute)
 }
