@@ -118,7 +118,9 @@ enum CMarkReader {
         default:
             switch String(cString: cmark_node_get_type_string(node)) {
             case "table": return .table(alignments: alignments(of: node))
-            case "table_row": return .tableRow(isHeader: cmark_gfm_extensions_get_table_row_is_header(node) != 0)
+            // The header row is named apart.
+            case "table_row", "table_header":
+                return .tableRow(isHeader: cmark_gfm_extensions_get_table_row_is_header(node) != 0)
             case "table_cell": return .tableCell
             case "strikethrough": return .strikethrough
             default: return .other
