@@ -17,7 +17,7 @@ enum CMarkReader {
     /// cmark-gfm's own HTML of `source`, parsed and rendered as coursebook parses it: what the
     /// Swift renderer (`MarkdownHTML`) must write for a lesson that none of coursebook's own
     /// nodes touch. For the tests that hold the two together.
-    package static func referenceHTML(of source: String) -> String {
+    static func referenceHTML(of source: String) -> String {
         withDocument(source) { document, parser in
             guard let html = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
             defer { cmark_get_default_mem_allocator()!.pointee.free(html) }

@@ -22,11 +22,11 @@ package enum LessonMarkdown {
     }
 
     /// cmark-gfm's own HTML of a lesson (for the tests that hold `MarkdownHTML` to it).
-    package static func cmarkHTML(of source: String) -> String { CMarkReader.referenceHTML(of: source) }
+    static func cmarkHTML(of source: String) -> String { CMarkReader.referenceHTML(of: source) }
 
     /// The HTML coursebook writes for a lesson that none of its own nodes touch: every block
     /// as one rendering (for the tests that hold it to cmark-gfm's).
-    package static func plainHTML(of source: String) -> String {
+    static func plainHTML(of source: String) -> String {
         let tree = CMarkReader.tree(of: source)
         return MarkdownHTML.html(of: [MarkdownTree.root], tree: tree)
     }
