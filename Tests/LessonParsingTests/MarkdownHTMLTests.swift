@@ -67,3 +67,22 @@ struct MarkdownHTMLTests {
         #expect(labels == ["a", "b-2"])
     }
 }
+
+/// One file talks to cmark-gfm (swift-markdown's way): no other source imports it, and no
+/// other holds a pointer into a C library's tree.
+struct CMarkBoundaryTests {
+    @Test func onlyTheReaderImportsCmarkGFM() throws {
+        let sources = packageRoot.appendingPathComponent("Sources")
+        var importing: [String] = []
+        var pointing: [String] = []
+        guard let walk = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else { return }
+        for case let url as URL in walk where url.pathExtension == "swift" {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            let name = url.path.replacingOccurrences(of: sources.path + "/", with: "")
+            if text.contains("import CCmarkGFM") { importing.append(name) }
+            if name.hasPrefix("LessonParsing/"), text.contains("OpaquePointer") { pointing.append(name) }
+        }
+        #expect(importing == ["LessonParsing/CMarkReader.swift"])
+        #expect(pointing == ["LessonParsing/CMarkReader.swift"])
+    }
+}
