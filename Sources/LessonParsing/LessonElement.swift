@@ -1,7 +1,7 @@
 import CourseModel
 
 /// What a `LessonDocument` reports of its lesson, in document order: only the parts that
-/// checking needs to know about. No cmark type leaves `LessonMarkdown.swift`; these do.
+/// checking needs to know about. No cmark type leaves `CMarkReader.swift`; these do.
 package enum LessonElement: Sendable, Equatable {
     /// A heading at the top level of the document (not inside a list or a quote).
     case heading(level: Int, text: String, line: Int)
