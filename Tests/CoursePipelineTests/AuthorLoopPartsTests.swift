@@ -44,7 +44,9 @@ struct WatchPlanTests {
     @Test func foldersComeFromTheCourse() throws {
         let root = temporaryFolder("watch-plan")
         defer { try? FileManager.default.removeItem(at: root) }
-        let real = try #require(realpath(root.path, nil).map { String(cString: $0) })
+        let resolved = try #require(realpath(root.path, nil))
+        defer { free(resolved) }
+        let real = String(cString: resolved)
         let course = real + "/course"
         for folder in ["course/images/small", "course/.coursebook-cache", "course/_site/assets", "course/my-templates", "Sources"] {
             try FileManager.default.createDirectory(atPath: real + "/" + folder, withIntermediateDirectories: true)
