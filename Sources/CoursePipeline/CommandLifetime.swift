@@ -1,7 +1,7 @@
 internal import CourseFiles
 import Dispatch
 import Foundation
-import ScenarioRunning
+import Processes
 
 /// The `coursebook` command as a process: it adopts every descendant that loses its parent
 /// (so that none outlives the run), and a stop by SIGINT (Ctrl-C), SIGTERM or SIGHUP ends its

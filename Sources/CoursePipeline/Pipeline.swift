@@ -6,6 +6,7 @@ internal import CourseReports
 package import CourseSite
 import Foundation
 import LessonParsing
+import Processes
 import ScenarioRunning
 import SwiftReading
 
@@ -613,7 +614,7 @@ package struct Pipeline: Sendable {
             return try indexer.index(site: staging.folder, pages: pages, previous: previous)
         } catch {
             staging.discard()
-            throw PipelineError(.index, path: indexer.executable, status: error.timedOut ? .searchTimedOut : .siteNotWritten,
+            throw PipelineError(.index, path: indexer.pagefind.executable, status: error.timedOut ? .searchTimedOut : .siteNotWritten,
                                 diagnostic: .error(error.timedOut ? .searchTimedOut : .siteNotWritten,
                                                    "cannot index the site for search: \(error)", at: nil))
         }

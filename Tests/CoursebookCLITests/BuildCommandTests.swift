@@ -1,5 +1,6 @@
 import CourseFiles
 import Foundation
+import Processes
 import ScenarioRunning
 import Testing
 
