@@ -222,7 +222,8 @@ let package = Package(
         // reload events and a failed check's diagnostics in place of the pages.
         .target(name: "PreviewServer", dependencies: dependencies(of: "PreviewServer"), plugins: layerRules),
 
-        // check and build as one pipeline of named steps.
+        // check and build as pipelines of step values (read, run, judge, render, index, write)
+        // that one loop runs over one context, naming the step that stops.
         .target(name: "CoursePipeline", dependencies: dependencies(of: "CoursePipeline"), plugins: layerRules),
 
         // The author's loop beside the pipeline: `coursebook lsp`, the editor's language server.

@@ -25,7 +25,7 @@ extension Pipeline {
         do {
             config = try CourseConfigReader.read(CourseLoader.readConfig(folder: absolute, display: configPath), file: configPath)
         } catch {
-            throw PipelineError(.load, path: configPath, status: .courseUnreadable, diagnostic: error.diagnostic)
+            throw PipelineError(path: configPath, status: .courseUnreadable, diagnostic: error.diagnostic)
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: absolute)) ?? []).filter(CourseLoader.isLessonFileName)
         // The notes are counted in the lessons as the check reads them, so a course that
@@ -41,7 +41,7 @@ extension Pipeline {
         do {
             try Self.writeNew(Array(text.utf8), to: absolute + "/" + fileName)
         } catch {
-            throw PipelineError(.write, path: displayPath(folder, fileName), status: .siteNotWritten, diagnostic: .error(
+            throw PipelineError(path: displayPath(folder, fileName), status: .siteNotWritten, diagnostic: .error(
                 .lessonNotCreated, "cannot write the new lesson: \(error)", at: SourceLocation(file: displayPath(folder, fileName), line: 0)))
         }
         return NewLesson(path: displayPath(folder, fileName), limitNote: lastNote + 1, shortened: shortened)

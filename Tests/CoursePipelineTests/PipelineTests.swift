@@ -124,7 +124,7 @@ struct PipelineTests {
             try Pipeline().build(build)
         } throws: { error in
             guard let error = error as? PipelineError else { return false }
-            return error.step == .check && error.status == .checkFailed
+            return error.step == .judge && error.status == .checkFailed
                 && error.checked?.report.diagnostics.map(\.id) == [.languageWords]
                 && error.checked?.report.errorCount == 1
         }
@@ -146,19 +146,19 @@ struct PipelineTests {
             }
         }
         let unreadable = try #require(failure("no-course-json", out: root.appendingPathComponent("a").path))
-        #expect(unreadable.step == .load && unreadable.status == .courseUnreadable)
+        #expect(unreadable.step == .read && unreadable.status == .courseUnreadable)
         #expect(unreadable.path?.hasSuffix("no-course-json/course.json") == true)
 
         let template = try #require(failure("bad-template", out: root.appendingPathComponent("b").path))
-        #expect(template.step == .prepare && template.status == .templateInvalid)
+        #expect(template.step == .read && template.status == .templateInvalid)
         #expect(template.path?.hasSuffix("templates/lesson.html") == true)
 
         let course = fixtures.appendingPathComponent("passing").path
         let destination = try #require(failure("passing", out: course))
-        #expect(destination.step == .prepare && destination.status == .siteNotWritten && destination.path == course)
+        #expect(destination.step == .read && destination.status == .siteNotWritten && destination.path == course)
 
         let failed = try #require(failure("output-mismatch", out: root.appendingPathComponent("c").path))
-        #expect(failed.step == .check && failed.status == .checkFailed)
+        #expect(failed.step == .judge && failed.status == .checkFailed)
         #expect(failed.checked?.report.failed == 1)
     }
 
@@ -193,14 +193,21 @@ struct PipelineTests {
         options.course = course.path
         options.cache = .none
         let pipeline = Pipeline()
-        let loaded = try pipeline.load(course.path, forPages: false)
-        let checked = try pipeline.check(loaded, findings: [], options: options, update: true, forSite: false).checked
-        #expect(checked.report.rewrites.count == 2 && checked.report.succeeded)
+        var context = PipelineContext(.check, options: options)
+        context.update = true
+        try pipeline.run([.read, .run], &context)
+        // Judged without writing: both lessons would be rewritten, and pass.
+        context.writes = false
+        try pipeline.run([.judge], &context)
+        let planned = try #require(context.checked).report
+        #expect(planned.rewrites.count == 2 && planned.succeeded)
 
         // Saved by the author after the check read it, before the update is written.
         let edited = text + "\nA paragraph the author just wrote.\n"
         try Data(edited.utf8).write(to: course.appendingPathComponent("01-a.md"))
-        let report = pipeline.write(rewritesOf: checked.report)
+        context.writes = true
+        try pipeline.run([.judge], &context)
+        let report = try #require(context.checked).report
 
         #expect(try String(contentsOf: course.appendingPathComponent("01-a.md"), encoding: .utf8) == edited)
         #expect(try String(contentsOf: course.appendingPathComponent("02-b.md"), encoding: .utf8)
