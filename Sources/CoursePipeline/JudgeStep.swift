@@ -25,8 +25,7 @@ extension Pipeline {
             builder.wrote(written, notWritten: notWritten)
         }
         let checked = Checked(report: builder.report(of: course), cache: CacheUse(
-            used: context.cacheFolder != nil, refusals: ran.cacheRefusals,
-            problem: context.cacheFolder.flatMap { ContentStore(folder: $0).problem }))
+            used: context.cacheFolder != nil, refusals: ran.cacheRefusals, problem: ran.cacheProblem))
         context.checked = checked
         if context.writes {
             try writeReports(checked, of: course, to: context.options.reports)

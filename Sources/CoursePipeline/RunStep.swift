@@ -21,6 +21,8 @@ struct ScenariosRan: Sendable {
     var compilerLanguageMode: LanguageMode?
     /// Cache entries the reader and the runner did not believe.
     var cacheRefusals = 0
+    /// Why the cache could not be used at all, when so (the runner's store says).
+    var cacheProblem: String?
 }
 
 /// The run step: the scenarios run, each read whole for its shape first; every other Swift
@@ -70,6 +72,7 @@ extension Pipeline {
         }
         ran.run = run
         ran.cacheRefusals = run.cacheRefusals + reader.refusedEntries
+        ran.cacheProblem = runner.cache?.store.problem
         context.ran = ran
     }
 

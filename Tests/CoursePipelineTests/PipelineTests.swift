@@ -15,6 +15,24 @@ struct PipelineTests {
         return options
     }
 
+    /// A cache folder that is a symbolic link is not used, and the check says why (what the
+    /// runner's store found, not a store made again to ask).
+    @Test func aCacheThatIsALinkIsNotUsedAndTheCheckSaysWhy() throws {
+        let root = temporaryFolder("pipeline-cache-link")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let real = root.appendingPathComponent("real"), link = root.appendingPathComponent("link")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        var check = CheckCommandOptions()
+        check.shared = options("passing", cache: link)
+        let checked = try Pipeline().check(check)
+        #expect(checked.cache.problem == "\(link.path) is not a folder (a symbolic link?); the cache is not used")
+        #expect(checked.cache.used)
+
+        check.shared = options("passing", cache: real)
+        #expect(try Pipeline().check(check).cache.problem == nil)
+    }
+
     @Test func aCheckParsesEachLessonOnceAndAWarmCheckParsesNoSwift() throws {
         let cache = temporaryFolder("pipeline-cache")
         defer { try? FileManager.default.removeItem(at: cache) }
