@@ -18,6 +18,10 @@ extension Pipeline {
     /// after the last one, named from the title, holding the skeleton of a lesson whose
     /// limitation note takes the next free number. An existing file is never written over.
     package func newLesson(_ options: NewLessonOptions) throws(PipelineError) -> NewLesson {
+        guard let title = options.title else {
+            throw PipelineError(path: nil, status: .usage, diagnostic: .error(
+                .lessonNotCreated, "the lesson's title is missing: 'coursebook new lesson TITLE [COURSE_DIR]'", at: nil))
+        }
         let folder = options.course
         let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
         let configPath = displayPath(folder, "course.json")
@@ -35,8 +39,8 @@ extension Pipeline {
             let loaded = try load(folder, forPages: false)
             lastNote = loaded.course.lessons.flatMap(\.notes).map(\.number).max() ?? 0
         }
-        let (fileName, shortened) = LessonSkeleton.fileName(after: names, title: options.title, language: config.language)
-        let text = LessonSkeleton.text(title: options.title, language: config.language, limitNote: lastNote + 1,
+        let (fileName, shortened) = LessonSkeleton.fileName(after: names, title: title, language: config.language)
+        let text = LessonSkeleton.text(title: title, language: config.language, limitNote: lastNote + 1,
                                        errors: options.errors)
         do {
             try Self.writeNew(Array(text.utf8), to: absolute + "/" + fileName)

@@ -69,6 +69,8 @@ package struct Pipeline: Sendable {
     package struct Built: Sendable {
         /// The check, its cache's refusals counting the drawings' store too.
         package var checked: Checked
+        /// The site's folder.
+        package var out: String
         package var pages: Int
         package var assets: Int
         /// Files the lessons link to, copied into the site.
@@ -101,16 +103,20 @@ package struct Pipeline: Sendable {
     }
 
     package func build(_ options: BuildCommandOptions) throws(PipelineError) -> Built {
+        guard let out = options.out else {
+            throw PipelineError(path: nil, status: .usage, diagnostic: .error(
+                .siteNotWritten, "'--out DIR' is required: the folder to write the site into", at: nil))
+        }
         var context = PipelineContext(.build, options: options.shared)
         context.forPages = true
-        context.out = options.out
+        context.out = out
         context.indexer = options.search ? SearchIndexer.locate() : nil
         context.search = context.indexer != nil
         context.searchAfterPages = options.searchAfterPages
         try run(PipelineStep.build, &context)
         let course = context.loaded.course
         release(context.loaded)
-        return Built(checked: Self.withDrawings(context), pages: context.pages, assets: context.assets,
+        return Built(checked: Self.withDrawings(context), out: out, pages: context.pages, assets: context.assets,
                      linkedFiles: context.sitePlan!.linkedFiles.count, lessonPages: course.lessons.count,
                      limitationsPage: SitePages.hasLimitationsPage(course), searchPages: context.searchOutcome?.pages,
                      searchReused: context.searchOutcome?.reused ?? false, searchPending: context.searchPending,

@@ -82,7 +82,7 @@ enum BuildCommand {
         do {
             let built = try Pipeline(endsWithTheProcess: true).build(options)
             printer.print(built.checked)
-            printWritten(built, to: options.out, console: console)
+            printWritten(built, to: built.out, console: console)
             CommandLifetime.keepUntilExit(built)
             return .success
         } catch {

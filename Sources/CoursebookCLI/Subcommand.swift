@@ -113,6 +113,19 @@ struct ExitNote: Sendable, Equatable {
     var shown: String { statuses.map { String($0.rawValue) }.joined(separator: "/") + " " + words }
 }
 
+/// The notes several commands give, each written once here.
+extension ExitNote {
+    static let allPassed = ExitNote(.success, "all passed")
+    static let written = ExitNote(.success, "written")
+    static let aScenarioFailed = ExitNote(.checkFailed, "a scenario or a lesson failed")
+    static let courseUnreadable = ExitNote(.courseUnreadable, "the course cannot be read")
+    static let noCourseFolder = ExitNote(.courseUnreadable, "the course folder is not there")
+    static let reportNotWritten = ExitNote(.siteNotWritten, "a report cannot be written")
+    static let noCompiler = ExitNote(.toolchainUnavailable, "no Swift compiler")
+    static let sandboxRequired = ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start")
+    static let wrongUsage = ExitNote(.usage, "wrong usage")
+}
+
 /// `lead` and then `text`, its words wrapped within 92 columns under the first one's start.
 func wrapped(_ lead: String, _ text: String) -> String {
     var lines: [String] = []

@@ -18,11 +18,8 @@ extension Coursebook {
         all of it.
         """,
         exitStatuses: [
-            ExitNote(.success, "all passed"), ExitNote(.checkFailed, "a scenario or a lesson failed"),
-            ExitNote(.courseUnreadable, "the course cannot be read"), ExitNote(.siteNotWritten, "a report cannot be written"),
-            ExitNote(.toolchainUnavailable, "no Swift compiler"),
-            ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start"), ExitNote(.usage, "wrong usage"),
-            .signals,
+            .allPassed, .aScenarioFailed, .courseUnreadable, .reportNotWritten, .noCompiler, .sandboxRequired,
+            .wrongUsage, .signals,
         ],
         grammar: CheckCommand.grammar, execute: CheckCommand.execute)
 
@@ -35,12 +32,10 @@ extension Coursebook {
         is installed (pip install pagefind-bin), the site gets a search index.
         """,
         exitStatuses: [
-            ExitNote(.success, "written"), ExitNote(.checkFailed, "the check failed"),
-            ExitNote(.courseUnreadable, "the course cannot be read"), ExitNote(.templateInvalid, "a template is invalid"),
+            .written, ExitNote(.checkFailed, "the check failed"),
+            .courseUnreadable, ExitNote(.templateInvalid, "a template is invalid"),
             ExitNote(.siteNotWritten, "the site (or a report) cannot be written there, or pagefind, when installed, failed to index it"),
-            ExitNote(.toolchainUnavailable, "no Swift compiler"),
-            ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start"),
-            ExitNote(.searchTimedOut, "pagefind took longer than the search time limit"), ExitNote(.usage, "wrong usage"),
+            .noCompiler, .sandboxRequired, ExitNote(.searchTimedOut, "pagefind took longer than the search time limit"), .wrongUsage,
             .signals,
         ],
         grammar: BuildCommand.grammar, execute: BuildCommand.execute)
@@ -57,10 +52,8 @@ extension Coursebook {
         half-written.
         """,
         exitStatuses: [
-            ExitNote(.courseUnreadable, "the course folder is not there"), ExitNote(.siteNotWritten, "DIR cannot hold a site"),
-            ExitNote(.toolchainUnavailable, "no Swift compiler"),
-            ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start"),
-            ExitNote(.watchOrServeUnavailable, "the files cannot be watched"), ExitNote(.usage, "wrong usage"),
+            .noCourseFolder, ExitNote(.siteNotWritten, "DIR cannot hold a site"), .noCompiler, .sandboxRequired,
+            ExitNote(.watchOrServeUnavailable, "the files cannot be watched"), .wrongUsage,
             .signals.theUsualEnd,
         ],
         grammar: WatchCommand.grammar, execute: WatchCommand.execute)
@@ -78,10 +71,9 @@ extension Coursebook {
         request is always answered. Ctrl-C stops it and removes the temporary folder.
         """,
         exitStatuses: [
-            ExitNote(.courseUnreadable, "the course folder is not there"), ExitNote(.toolchainUnavailable, "no Swift compiler"),
-            ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start"),
+            .noCourseFolder, .noCompiler, .sandboxRequired,
             ExitNote(.watchOrServeUnavailable, "the port cannot be listened on or the files cannot be watched"),
-            ExitNote(.usage, "wrong usage"), .signals.theUsualEnd,
+            .wrongUsage, .signals.theUsualEnd,
         ],
         grammar: ServeCommand.grammar, execute: ServeCommand.execute)
 
@@ -98,8 +90,8 @@ extension Coursebook {
         never written over.
         """,
         exitStatuses: [
-            ExitNote(.success, "written"), ExitNote(.courseUnreadable, "the course cannot be read"),
-            ExitNote(.siteNotWritten, "the file cannot be written (or exists)"), ExitNote(.usage, "wrong usage"),
+            .written, .courseUnreadable,
+            ExitNote(.siteNotWritten, "the file cannot be written (or exists)"), .wrongUsage,
         ],
         grammar: NewCommand.grammar, execute: NewCommand.execute)
 
@@ -112,9 +104,9 @@ extension Coursebook {
         check of it reports them. Prints the findings and the tally like 'check'.
         """,
         exitStatuses: [
-            ExitNote(.success, "all passed"), ExitNote(.checkFailed, "a scenario or a lesson failed"),
+            .allPassed, .aScenarioFailed,
             ExitNote(.courseUnreadable, "a report cannot be read, the reports do not make one whole course, or one claims what no shard holds (a scenario twice, a status its output does not bear out ...)"),
-            ExitNote(.siteNotWritten, "a report cannot be written"), ExitNote(.usage, "wrong usage"),
+            .reportNotWritten, .wrongUsage,
         ],
         grammar: MergeReportsCommand.grammar, execute: MergeReportsCommand.execute)
 
@@ -131,7 +123,7 @@ extension Coursebook {
         """,
         exitStatuses: [
             ExitNote(.success, "after the client's shutdown and exit"),
-            ExitNote(.checkFailed, "on exit without shutdown or when the input ends"), ExitNote(.usage, "wrong usage"),
+            ExitNote(.checkFailed, "on exit without shutdown or when the input ends"), .wrongUsage,
         ],
         grammar: LanguageServerCommand.grammar, execute: LanguageServerCommand.execute)
 }

@@ -15,6 +15,32 @@ struct PipelineTests {
         return options
     }
 
+    /// A build with no `--out` and a new lesson with no title are wrong usage, not a site
+    /// written into "" or a lesson named after nothing.
+    @Test func whatIsNotGivenIsNil() throws {
+        #expect(BuildCommandOptions().out == nil && NewLessonOptions().title == nil)
+        // A course that is not there: whatever goes wrong, nothing is written anywhere.
+        let root = temporaryFolder("pipeline-not-given")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let nowhere = root.appendingPathComponent("no-course").path
+        var build = BuildCommandOptions()
+        build.shared.course = nowhere
+        var lesson = NewLessonOptions()
+        lesson.course = nowhere
+        #expect {
+            try Pipeline().build(build)
+        } throws: { error in
+            (error as? PipelineError)?.status == .usage
+                && (error as? PipelineError)?.diagnostic.summary == "'--out DIR' is required: the folder to write the site into"
+        }
+        #expect {
+            try Pipeline().newLesson(lesson)
+        } throws: { error in
+            (error as? PipelineError)?.status == .usage
+                && (error as? PipelineError)?.diagnostic.summary == "the lesson's title is missing: 'coursebook new lesson TITLE [COURSE_DIR]'"
+        }
+    }
+
     /// A cache folder that is a symbolic link is not used, and the check says why (what the
     /// runner's store found, not a store made again to ask).
     @Test func aCacheThatIsALinkIsNotUsedAndTheCheckSaysWhy() throws {
@@ -146,7 +172,7 @@ struct PipelineTests {
                 && error.checked?.report.diagnostics.map(\.id) == [.languageWords]
                 && error.checked?.report.errorCount == 1
         }
-        #expect(!FileManager.default.fileExists(atPath: build.out))
+        #expect(!FileManager.default.fileExists(atPath: build.out!))
     }
 
     @Test func eachFailureNamesItsStepPathAndStatus() throws {
@@ -256,8 +282,8 @@ struct PipelineTests {
 
         let built = try Pipeline().build(build)
         #expect(built.linkedFiles == 1)
-        #expect(FileManager.default.contents(atPath: build.out + "/img/plan.png") == Data([0x89, 0x50, 0x4E, 0x47]))
-        #expect(FileManager.default.contents(atPath: build.out + "/assets/style.css") != Data("body {}".utf8))
+        #expect(FileManager.default.contents(atPath: build.out! + "/img/plan.png") == Data([0x89, 0x50, 0x4E, 0x47]))
+        #expect(FileManager.default.contents(atPath: build.out! + "/assets/style.css") != Data("body {}".utf8))
         let warnings = built.checked.report.diagnostics
         #expect(warnings.map(\.id) == [.linkTargetReserved])
         #expect(warnings.first?.location == SourceLocation(file: course.path + "/01-a.md", line: 3, column: 23))
