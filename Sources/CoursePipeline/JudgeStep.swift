@@ -74,20 +74,22 @@ extension Pipeline {
     }
 
     /// What the pages are made of: the course (with the linked files the site carries), its
-    /// documents (handed over: the context keeps none, so that the pages can let each go once
-    /// used), the report, the facts, the templates and words, and the drawings' store.
+    /// documents and the facts of its Swift blocks (handed over: the context keeps neither, so
+    /// that the pages can let each lesson's go once used), the report, the templates and words,
+    /// and the drawings' store.
     func siteInput(_ context: inout PipelineContext, checked: Checked) -> SiteInput {
         let plan = context.sitePlan!
         var course = context.loaded.course
         course.linkedFiles = plan.linkedFiles
-        let documents = context.loaded.documents
+        let documents = context.loaded.documents, facts = context.ran!.facts
         context.loaded.documents = []
+        context.ran = nil
         let counts = self.counts
         let drawer = DiagramDrawer(storeFolder: context.cacheFolder, toolVersion: ToolBuild.keyVersion(CoursebookVersion.current),
                                    onDraw: { counts.diagramsDrawn.add(1, ordering: .relaxed) })
         let diagrams = drawer.diagrams(of: checked.report, words: plan.words.diagram, lessons: course.lessons.count)
         context.drawings = diagrams
-        return SiteInput(course: course, documents: documents, report: checked.report, facts: context.ran!.facts,
+        return SiteInput(course: course, documents: documents, report: checked.report, facts: facts,
                          templates: plan.templates, words: plan.words, search: context.search, diagrams: diagrams)
     }
 }
