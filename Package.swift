@@ -193,8 +193,8 @@ let package = Package(
 
         // The only code that starts programs: child processes and their watchers, the bubblewrap
         // sandbox and the launcher's limits, process control (subreaper, the end of every
-        // process on a stop), a program that answers framed requests (`coursebook read-swift`),
-        // Pagefind.
+        // process on a stop, the signals that stop a run), a program that answers framed
+        // requests (`coursebook read-swift`), Pagefind.
         .target(name: "Processes", dependencies: dependencies(of: "Processes"), plugins: layerRules),
 
         // The scenarios run: swiftc, batched scenario programs, modules, the result cache (the
