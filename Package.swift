@@ -36,8 +36,10 @@ let hostLinkerSettings: [LinkerSetting] = [
 /// import (the LayerRules plugin fails a build whose sources import a target of this package
 /// that is not listed here). The model holds values only: no parser, no process, no HTML, no
 /// threads; only LessonParsing imports cmark-gfm; only CourseFiles imports libcrypto; only
-/// ScenarioRunning imports CProcess and starts programs; checking writes no HTML and knows no
-/// runner; the site never runs a scenario.
+/// Processes imports CProcess and starts programs (child processes, the sandbox, the launcher's
+/// limits, the processes' end on a stop, the reading process, Pagefind): the runner says which
+/// compilers and programs to run, and Processes runs them; checking writes no HTML and knows
+/// no runner; the site never runs a scenario and starts no program.
 ///
 /// The change diagrams are one feature in one layer, ChangeDiagrams: the classifier's change
 /// lines read back (its line format is declared there and nowhere else), the rules that match
@@ -63,7 +65,8 @@ let layers: [(name: String, mayImport: [String])] = [
     ("CourseFiles", ["CLibCrypto"]),
     ("LessonParsing", ["CourseModel", "CourseFiles", "HTMLText", "BackgroundWork", "CCmarkGFM"]),
     ("SwiftReading", ["CourseModel", "CourseFiles", "HTMLText", "BackgroundWork"]),
-    ("ScenarioRunning", ["CourseModel", "CourseFiles", "BackgroundWork", "CProcess"]),
+    ("Processes", ["CourseModel", "CourseFiles", "BackgroundWork", "CProcess"]),
+    ("ScenarioRunning", ["CourseModel", "CourseFiles", "BackgroundWork", "Processes"]),
     ("ChangeDiagrams", ["CourseModel", "HTMLText"]),
     ("CourseChecking", ["CourseModel", "ChangeDiagrams", "BackgroundWork"]),
     ("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing", "ChangeDiagrams", "HTMLText", "BackgroundWork"]),
@@ -71,8 +74,8 @@ let layers: [(name: String, mayImport: [String])] = [
     ("CourseReports", ["CourseModel", "CourseChecking"]),
     ("PreviewServer", ["CourseModel", "CourseFiles", "HTMLText", "CMicroHTTPD"]),
     ("CoursePipeline", ["CourseModel", "CourseFiles", "LessonParsing", "SwiftReading",
-                        "ScenarioRunning", "CourseChecking", "CourseSite", "CourseReports", "PreviewServer",
-                        "BackgroundWork"]),
+                        "Processes", "ScenarioRunning", "CourseChecking", "CourseSite", "CourseReports",
+                        "PreviewServer", "BackgroundWork"]),
     ("AuthorLoop", ["CourseModel", "CourseFiles", "CourseChecking", "CoursePipeline"]),
     ("CoursebookCLI", ["CourseModel", "CourseReports", "CoursePipeline", "AuthorLoop"]),
 ]
@@ -97,9 +100,15 @@ let forbiddenReaches: [(from: String, to: String)] = [
     ("CourseReports", "ScenarioRunning"), ("CourseReports", "LessonParsing"), ("CourseReports", "CourseSite"),
     ("PreviewServer", "ScenarioRunning"), ("PreviewServer", "LessonParsing"), ("PreviewServer", "CourseSite"),
     ("PreviewServer", "CourseChecking"), ("PreviewServer", "SwiftReading"),
+    // Only Processes starts programs, and it knows nothing of what they are for.
+    ("Processes", "ScenarioRunning"), ("Processes", "LessonParsing"), ("Processes", "SwiftReading"),
+    ("Processes", "CourseChecking"), ("Processes", "CourseSite"),
+    ("CourseModel", "Processes"), ("LessonParsing", "Processes"), ("SwiftReading", "Processes"),
+    ("ChangeDiagrams", "Processes"), ("CourseChecking", "Processes"), ("CourseSite", "Processes"),
+    ("CourseReports", "Processes"), ("PreviewServer", "Processes"),
 ]
 /// Only these layers may import a C module.
-let cModuleOwners = ["CCmarkGFM": "LessonParsing", "CProcess": "ScenarioRunning", "CMicroHTTPD": "PreviewServer",
+let cModuleOwners = ["CCmarkGFM": "LessonParsing", "CProcess": "Processes", "CMicroHTTPD": "PreviewServer",
                      "CLibCrypto": "CourseFiles"]
 
 func reach(of layer: String) -> Set<String> {
@@ -182,7 +191,14 @@ let package = Package(
             linkerSettings: hostLinkerSettings,
             plugins: layerRules),
 
-        // The only code that starts programs: swiftc, batched scenario programs, the result cache.
+        // The only code that starts programs: child processes and their watchers, the bubblewrap
+        // sandbox and the launcher's limits, process control (subreaper, the end of every
+        // process on a stop, the signals that stop a run), a program that answers framed
+        // requests (`coursebook read-swift`), Pagefind.
+        .target(name: "Processes", dependencies: dependencies(of: "Processes"), plugins: layerRules),
+
+        // The scenarios run: swiftc, batched scenario programs, modules, the result cache (the
+        // programs themselves started through Processes).
         .target(name: "ScenarioRunning", dependencies: dependencies(of: "ScenarioRunning"), plugins: layerRules),
 
         // The change diagrams: change lines read back, matched to their view trees, laid out
@@ -206,7 +222,8 @@ let package = Package(
         // reload events and a failed check's diagnostics in place of the pages.
         .target(name: "PreviewServer", dependencies: dependencies(of: "PreviewServer"), plugins: layerRules),
 
-        // check and build as one pipeline of named steps.
+        // check and build as pipelines of step values (read, run, judge, render, index, write)
+        // that one loop runs over one context, naming the step that stops.
         .target(name: "CoursePipeline", dependencies: dependencies(of: "CoursePipeline"), plugins: layerRules),
 
         // The author's loop beside the pipeline: `coursebook lsp`, the editor's language server.
@@ -251,7 +268,8 @@ let package = Package(
             name: "SwiftReadingTests",
             dependencies: ["SwiftReading", "CourseModel", "CourseFiles", "HTMLText", "BackgroundWork", "TestSupport"],
             swiftSettings: [.unsafeFlags(["-I", swiftHostLibraries])]),
-        .testTarget(name: "ScenarioRunningTests", dependencies: ["ScenarioRunning", "CourseModel", "TestSupport"]),
+        .testTarget(name: "ProcessesTests", dependencies: ["Processes", "CourseModel", "TestSupport"]),
+        .testTarget(name: "ScenarioRunningTests", dependencies: ["ScenarioRunning", "Processes", "CourseModel", "TestSupport"]),
         .testTarget(name: "ChangeDiagramsTests",
                     dependencies: ["ChangeDiagrams", "CourseModel", "TestSupport"]),
         .testTarget(name: "CourseCheckingTests",
@@ -269,6 +287,6 @@ let package = Package(
                                    "TestSupport"]),
         .testTarget(name: "CoursebookCLITests",
                     dependencies: ["CoursebookCLI", "CoursePipeline", "CourseModel", "CourseFiles", "CourseReports", "LessonParsing",
-                                   "ScenarioRunning", "ChangeDiagrams", "TestSupport"]),
+                                   "Processes", "ScenarioRunning", "ChangeDiagrams", "TestSupport"]),
     ]
 )

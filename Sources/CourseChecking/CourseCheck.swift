@@ -63,97 +63,95 @@ package enum CourseCheck {
         return found
     }
 
-    /// Everything the check found. `findings` are what earlier steps found (the lessons'
-    /// structure, the site's words); `facts` what the Swift parser learned of each block;
-    /// `outcomes` what became of each scenario that ran, and `durations` how long each ran.
-    /// `scope` says what the report covers: a scenario that is not skipped and has no outcome
-    /// was not this check's to run (another lesson, another shard) and is left out; findings
-    /// of lessons outside the scope are left out, and findings that are nobody's scenario are
-    /// kept by the first shard only.
+    /// Everything the check found, as one report (see `judge`, `CheckReportBuilder`).
     package static func report(
         _ course: Course, findings: [Diagnostic], facts: CourseFacts,
         outcomes: [ScenarioPlace: ScenarioOutcome], run: RunReport, compilerVersion: String,
         options: CheckOptions, scope: CheckScope = .wholeCourse, durations: [ScenarioPlace: Duration] = [:]
     ) -> CheckReport {
+        var builder = CheckReportBuilder(strict: options.strict, scope: scope)
+        judge(course, findings: findings, facts: facts, outcomes: outcomes, run: run, update: options.update,
+              durations: durations, into: &builder)
+        builder.ran(run, compilerVersion: compilerVersion, compilerLanguageMode: nil)
+        return builder.report(of: course)
+    }
+
+    /// Everything the check found, into `builder`. `findings` are what earlier steps found
+    /// (the lessons' structure, the site's words); `facts` what the Swift parser learned of
+    /// each block; `outcomes` what became of each scenario that ran, and `durations` how long
+    /// each ran. The builder's scope says what the report covers: a scenario that is not
+    /// skipped and has no outcome was not this check's to run (another lesson, another shard)
+    /// and is left out; findings of lessons outside the scope are left out, and findings that
+    /// are nobody's scenario are kept by the first shard only.
+    package static func judge(
+        _ course: Course, findings: [Diagnostic], facts: CourseFacts, outcomes: [ScenarioPlace: ScenarioOutcome],
+        run: RunReport, update: Bool, durations: [ScenarioPlace: Duration] = [:], into builder: inout CheckReportBuilder
+    ) {
+        let scope = builder.scope
         let outcomes = withGroupBlocks(course, outcomes)
-        let judged = judgeLessons(course, facts: facts, outcomes: outcomes, options: options, scope: scope)
-        var diagnostics: [Diagnostic] = []
+        let judged = judgeLessons(course, facts: facts, outcomes: outcomes, update: update, scope: scope)
         var edits: [Int: [BlockRewrite.Edit]] = [:]
         if scope.judgesCourseRules {
-            diagnostics = findings + LimitNoteRules.check(course.lessons, policy: course.config.limitNotes)
-                + course.moduleNameClashes
+            builder.record(findings + LimitNoteRules.check(course.lessons, policy: course.config.limitNotes)
+                + course.moduleNameClashes)
             for (lessonIndex, judgement) in judged.enumerated() {
                 guard let (blockFindings, coreEdits) = judgement.blocks else { continue }
-                diagnostics += blockFindings
+                builder.record(blockFindings)
                 if !coreEdits.isEmpty { edits[lessonIndex, default: []] += coreEdits }
             }
         }
         // The core's own errors come with every share that compiled it: a shard that met them
         // says so even when the first one ran nothing (merged reports keep one of each).
-        diagnostics += run.diagnostics
+        builder.record(run.diagnostics)
 
-        var results: [ScenarioResult] = []
         for (lessonIndex, lesson) in course.lessons.enumerated() where scope.includes(lesson: lessonIndex) {
             for (scenarioIndex, scenario) in lesson.scenarios.enumerated() {
                 let place = ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex)
                 guard let outcome = outcomes[place] else {
                     if scenario.isSkipped, scope.judgesCourseRules {
-                        results.append(ScenarioResult(lessonIndex: lessonIndex, scenario: scenario,
-                                                      status: .skipped, outcome: nil))
+                        builder.record(ScenarioResult(lessonIndex: lessonIndex, scenario: scenario, status: .skipped, outcome: nil),
+                                       findings: [])
                     }
                     continue
                 }
                 let (verdict, drawn) = judged[lessonIndex].scenarios[scenarioIndex]!
-                diagnostics += verdict.findings
-                var diagrams: [ChangeDiagram] = []
-                if let drawn {
-                    diagrams = drawn.diagrams
-                    diagnostics += drawn.findings
-                }
+                builder.record(ScenarioResult(lessonIndex: lessonIndex, scenario: scenario, status: verdict.status,
+                                              outcome: outcome, duration: durations[place], diagrams: drawn?.diagrams ?? []),
+                               findings: verdict.findings)
+                builder.record(drawn?.findings ?? [])
                 for edit in verdict.edits {
                     edits[lessonIndex, default: []].append(edit)
                     if case .insertOutput = edit.kind {
-                        diagnostics.removeAll { $0.id == .scenarioWithoutOutput && $0.location == lesson.location(line: scenario.line) }
+                        builder.drop { $0.id == .scenarioWithoutOutput && $0.location == lesson.location(line: scenario.line) }
                     }
                 }
-                results.append(ScenarioResult(lessonIndex: lessonIndex, scenario: scenario,
-                                              status: verdict.status, outcome: outcome,
-                                              findings: options.strict ? verdict.findings.map { $0.severity == .warning ? $0.asError : $0 } : verdict.findings,
-                                              duration: durations[place], diagrams: diagrams))
             }
         }
-
-        var rewrites: [LessonRewrite] = []
-        for (lessonIndex, lessonEdits) in edits.sorted(by: { $0.key < $1.key }) {
-            let lesson = course.lessons[lessonIndex]
-            do {
-                let (bytes, placed) = try BlockRewrite.apply(lessonEdits, to: lesson.source)
-                rewrites.append(LessonRewrite(
-                    lessonIndex: lessonIndex, path: lesson.realPath ?? course.folderPath + "/" + lesson.fileName,
-                    original: lesson.source.bytes, bytes: bytes,
-                    updates: placed.map { BlockUpdate(location: lesson.location(line: $0.line), summary: $0.edit.summary) }))
-            } catch {
-                diagnostics.append(.error(.updateFailed, "cannot update: \(error.reason)",
-                                          at: lesson.location(line: max(error.line, 1))))
-                for index in results.indices where results[index].lessonIndex == lessonIndex && results[index].status == .passed {
-                    results[index].status = .failed
-                }
-            }
-        }
-
+        plan(edits, of: course, into: &builder)
         if let chosen = scope.lessons {
             // Rules that span the course were judged on all of it; only what lands in the
             // chosen lessons (or in no lesson: course.json, the core) is kept.
             let others = Set(course.lessons.indices.filter { !chosen.contains($0) }.map { course.lessons[$0].path })
-            diagnostics.removeAll { $0.location.map { others.contains($0.file) } ?? false }
+            builder.drop { $0.location.map { others.contains($0.file) } ?? false }
         }
-        if options.strict { diagnostics = diagnostics.map { $0.severity == .warning ? $0.asError : $0 } }
-        var report = CheckReport(
-            diagnostics: ordered(diagnostics, course: course), results: results, rewrites: rewrites,
-            compiledCount: run.compiledCount, cachedCount: run.cachedCount,
-            compilerRuns: run.compilerRuns, compilerVersion: compilerVersion)
-        report.scope = scope
-        return report
+    }
+
+    /// Each lesson's edits applied to its text: the rewrites `--update` writes (and the quick
+    /// fixes an editor offers). A lesson whose edits cannot be applied says why and fails.
+    static func plan(_ edits: [Int: [BlockRewrite.Edit]], of course: Course, into builder: inout CheckReportBuilder) {
+        for (lessonIndex, lessonEdits) in edits.sorted(by: { $0.key < $1.key }) {
+            let lesson = course.lessons[lessonIndex]
+            do {
+                let (bytes, placed) = try BlockRewrite.apply(lessonEdits, to: lesson.source)
+                builder.planned(LessonRewrite(
+                    lessonIndex: lessonIndex, path: lesson.realPath ?? course.folderPath + "/" + lesson.fileName,
+                    original: lesson.source.bytes, bytes: bytes,
+                    updates: placed.map { BlockUpdate(location: lesson.location(line: $0.line), summary: $0.edit.summary) }))
+            } catch {
+                builder.record([.error(.updateFailed, "cannot update: \(error.reason)", at: lesson.location(line: max(error.line, 1)))])
+                builder.failed(lesson: lessonIndex)
+            }
+        }
     }
 
     /// What each lesson's own rules and scenarios come to, judged on every core: a lesson's
@@ -171,20 +169,20 @@ package enum CourseCheck {
     typealias Verdict = (status: ScenarioResult.Status, findings: [Diagnostic], edits: [BlockRewrite.Edit])
 
     static func judgeLessons(_ course: Course, facts: CourseFacts, outcomes: [ScenarioPlace: ScenarioOutcome],
-                             options: CheckOptions, scope: CheckScope) -> [LessonJudgement] {
+                             update: Bool, scope: CheckScope) -> [LessonJudgement] {
         Array(course.lessons.indices).concurrentMap { lessonIndex in
             let lesson = course.lessons[lessonIndex]
             guard scope.includes(lesson: lessonIndex) else { return LessonJudgement(blocks: nil, scenarios: []) }
             let blocks = scope.judgesCourseRules
                 ? checkBlocks(of: lesson, coreFiles: course.coreFiles,
                               findings: { facts[lessonIndex, $0.id]?.findings ?? [] },
-                              unread: { facts[lessonIndex, $0.id]?.unread }, update: options.update)
+                              unread: { facts[lessonIndex, $0.id]?.unread }, update: update)
                 : nil
             let scenarios = lesson.scenarios.indices.map { scenarioIndex -> (verdict: Verdict, drawn: (diagrams: [ChangeDiagram], findings: [Diagnostic])?)? in
                 let scenario = lesson.scenarios[scenarioIndex]
                 guard let outcome = outcomes[ScenarioPlace(lesson: lessonIndex, scenario: scenarioIndex)] else { return nil }
                 let verdict = evaluate(scenario, outcome: outcome, in: lesson, coreFiles: course.coreFiles,
-                                       update: options.update)
+                                       update: update)
                 guard verdict.status == .passed, course.config.diagrams == .on, scenario.drawsDiagrams, scenario.group == nil,
                       scenario.expectation.kind == .output, let output = outcome.completedOutput else { return (verdict, nil) }
                 return (verdict, ChangeDiagramRules.diagrams(for: scenario, output: output,

@@ -94,33 +94,30 @@ package struct LessonRewrite: Sendable {
     }
 }
 
-/// Everything a check found.
+/// Everything a check found, made whole by one maker (CourseChecking's `CheckReportBuilder`)
+/// and never changed afterwards.
 package struct CheckReport: Sendable {
-    package var diagnostics: [Diagnostic]
-    package var results: [ScenarioResult]
-    /// With `--update`: the lesson files to write (the pipeline writes them).
-    package var rewrites: [LessonRewrite]
-    package var compiledCount: Int
-    package var cachedCount: Int
-    package var compilerRuns: Int
-    package var compilerVersion: String
+    package private(set) var diagnostics: [Diagnostic]
+    package private(set) var results: [ScenarioResult]
+    /// With `--update`: the lesson files written (without it, those the check would write).
+    package private(set) var rewrites: [LessonRewrite]
+    package private(set) var compiledCount: Int
+    package private(set) var cachedCount: Int
+    package private(set) var compilerRuns: Int
+    package private(set) var compilerVersion: String
     /// The language mode the compiler takes when none is given (`swiftc` with no
     /// `-swift-version`); nil when it could not be told.
-    package var compilerLanguageMode: LanguageMode?
-
+    package private(set) var compilerLanguageMode: LanguageMode?
     /// Where the scenario programs ran.
-    package var sandbox: SandboxUse = .notNeeded
-    /// Cache entries found but not believed (damaged, forged, written with another key, not a
-    /// plain file), whose work was done again.
-    package var cacheRefusals = 0
-    /// Why the cache could not be used at all, when so.
-    package var cacheProblem: String?
+    package private(set) var sandbox: SandboxUse
     /// What part of the course this report covers: the whole course, some of its lessons, or
     /// a shard of its scenarios.
-    package var scope: CheckScope = .wholeCourse
+    package private(set) var scope: CheckScope
 
     package init(diagnostics: [Diagnostic], results: [ScenarioResult], rewrites: [LessonRewrite],
-                 compiledCount: Int, cachedCount: Int, compilerRuns: Int, compilerVersion: String) {
+                 compiledCount: Int, cachedCount: Int, compilerRuns: Int, compilerVersion: String,
+                 compilerLanguageMode: LanguageMode? = nil, sandbox: SandboxUse = .notNeeded,
+                 scope: CheckScope = .wholeCourse) {
         self.diagnostics = diagnostics
         self.results = results
         self.rewrites = rewrites
@@ -128,6 +125,9 @@ package struct CheckReport: Sendable {
         self.cachedCount = cachedCount
         self.compilerRuns = compilerRuns
         self.compilerVersion = compilerVersion
+        self.compilerLanguageMode = compilerLanguageMode
+        self.sandbox = sandbox
+        self.scope = scope
     }
 
     /// The results of one lesson's scenarios, by the identity of their code block.

@@ -1,7 +1,7 @@
 internal import CourseFiles
 import Dispatch
 import Foundation
-import ScenarioRunning
+import Processes
 
 /// The `coursebook` command as a process: it adopts every descendant that loses its parent
 /// (so that none outlives the run), and a stop by SIGINT (Ctrl-C), SIGTERM or SIGHUP ends its
@@ -9,9 +9,6 @@ import ScenarioRunning
 /// and exits with 130, 143 or 129. Lessons and the site are replaced by renames only, so they
 /// are whole at any moment.
 package enum CommandLifetime {
-    /// The signal sources, kept for the life of the process.
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
-
     /// What the command made and no longer needs, when it runs as a process of its own; nil in
     /// a library user.
     private static let kept = Locked<[any Sendable]?>(nil)
@@ -34,12 +31,8 @@ package enum CommandLifetime {
     package static func begin() {
         kept.withLock { $0 = $0 ?? [] }
         ProcessControl.adoptOrphans()
-        for (signalNumber, status) in [(SIGINT, ExitStatus.interrupted), (SIGTERM, .terminated), (SIGHUP, .hangUp)] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global(qos: .userInteractive))
-            source.setEventHandler { stop(status) }
-            source.resume()
-            sources.append(source)
+        StopSignals.handle([SIGINT, SIGTERM, SIGHUP]) { signal in
+            stop(signal == SIGINT ? .interrupted : signal == SIGTERM ? .terminated : .hangUp)
         }
     }
 

@@ -54,8 +54,8 @@ package struct CheckCommandOptions: Sendable, Equatable {
 /// `coursebook build`.
 package struct BuildCommandOptions: Sendable, Equatable {
     package var shared = SharedOptions()
-    /// `--out`: the site's folder.
-    package var out = ""
+    /// `--out`: the site's folder; nil until given (`build` needs it, `siteFiles` does not).
+    package var out: String?
     /// Whether the site gets a search index when Pagefind is installed (`--no-search`: no).
     package var search = true
     /// Whether a new index is left for `Pipeline.refreshIndex`, after the pages are in place
@@ -92,7 +92,8 @@ package struct ServeCommandOptions: Sendable, Equatable {
 /// `coursebook new lesson TITLE [COURSE_DIR]`.
 package struct NewLessonOptions: Sendable, Equatable {
     package var course = "lessons"
-    package var title = ""
+    /// The lesson's title; nil until given (`new lesson` needs it).
+    package var title: String?
     /// `--errors`: the skeleton's scenario is one the compiler must refuse (an `errors` block
     /// in place of the `output` block).
     package var errors = false

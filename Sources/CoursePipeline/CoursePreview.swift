@@ -30,7 +30,7 @@ package struct CoursePreview: Sendable {
         try CourseWatch.requireFolder(course)
         var template = Array((NSTemporaryDirectory() + "/coursebook-serve-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw PipelineError(.prepare, path: NSTemporaryDirectory(), status: .siteNotWritten, diagnostic: .error(
+            throw PipelineError(path: NSTemporaryDirectory(), status: .siteNotWritten, diagnostic: .error(
                 .siteNotWritten, "cannot make a folder for the preview: \(String(cString: strerror(errno)))", at: nil))
         }
         let scratch = URL(fileURLWithPath: String(cString: made)).standardizedFileURL.path
@@ -42,7 +42,7 @@ package struct CoursePreview: Sendable {
             server = try PreviewServer(root: site, port: port, title: Self.title(of: course))
         } catch {
             try? FileManager.default.removeItem(atPath: scratch)
-            throw PipelineError(.prepare, path: nil, status: .watchOrServeUnavailable,
+            throw PipelineError(path: nil, status: .watchOrServeUnavailable,
                                 diagnostic: .error(.previewUnavailable, error.description, at: nil))
         }
         // A stop (Ctrl-C, the usual end) stops the server first: its threads end with it.

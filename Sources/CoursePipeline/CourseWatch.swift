@@ -174,7 +174,7 @@ package struct CourseWatch: Sendable {
             let outcome = runOnce()
             if case .failed(let error) = outcome {
                 let fatal: Set<ExitStatus> = [.toolchainUnavailable, .sandboxUnavailable]
-                if fatal.contains(error.status) || (number == 1 && error.step == .prepare && error.status == .siteNotWritten) {
+                if fatal.contains(error.status) || (number == 1 && error.step == .read && error.status == .siteNotWritten) {
                     throw error
                 }
             }
@@ -197,7 +197,7 @@ package struct CourseWatch: Sendable {
     static func requireFolder(_ course: String) throws(PipelineError) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: course, isDirectory: &isFolder), isFolder.boolValue else {
-            throw PipelineError(.load, path: course, status: .courseUnreadable,
+            throw PipelineError(path: course, status: .courseUnreadable,
                                 diagnostic: .error(.courseUnreadable, "no course folder here",
                                                    at: SourceLocation(file: course, line: 0)))
         }
@@ -224,7 +224,7 @@ package struct CourseWatch: Sendable {
     }
 
     private static func unwatchable(_ error: FolderWatch.Unavailable) -> PipelineError {
-        PipelineError(.load, path: nil, status: .watchOrServeUnavailable,
+        PipelineError(path: nil, status: .watchOrServeUnavailable,
                       diagnostic: .error(.watchUnavailable, error.description, at: nil))
     }
 }

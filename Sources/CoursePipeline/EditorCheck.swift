@@ -19,18 +19,21 @@ extension Pipeline {
     /// in `unsaved` (by file name) instead of their files, so rules that span the course are
     /// judged on all of it; only the lesson's scenarios run, through the same cache as `check`;
     /// only the findings that land in it (or in course.json and the core) are kept. Nothing is
-    /// written: no lesson, no report. A `cancellation` stops it wherever it is (see `check`).
+    /// written: no lesson, no report. A `cancellation` stops it wherever it is (see the run
+    /// step).
     package func check(lesson fileName: String, in folder: String, unsaved: [String: [UInt8]],
                        options: SharedOptions,
                        cancellation: Cancellation? = nil) throws(PipelineError) -> EditorCheck {
-        try Self.prepareCache(options)
-        let loaded = try load(folder, forPages: false, unsaved: unsaved)
-        if cancellation?.isCancelled == true { return .cancelled }
-        let scope = try scope(of: loaded.course, lessons: [fileName], shard: nil)
+        var shared = options
+        shared.course = folder
+        var context = PipelineContext(.check, options: shared)
+        context.lessons = [fileName]
+        context.unsaved = unsaved
+        context.cancellation = cancellation
+        context.writes = false
         do {
-            let checked = try check(loaded, findings: [], options: options, update: false, forSite: false,
-                                    scope: scope, cancellation: cancellation).checked
-            return .checked(course: loaded.course, checked: checked)
+            try run(PipelineStep.check, &context)
+            return .checked(course: context.loaded.course, checked: context.checked!)
         } catch where error.status == .interrupted && error.diagnostic.id == .checkCancelled {
             return .cancelled
         }

@@ -30,7 +30,7 @@ extension Pipeline {
     }
 
     private static func unreadable(_ file: String?, _ reason: String) -> PipelineError {
-        PipelineError(.load, path: file, status: .courseUnreadable,
+        PipelineError(path: file, status: .courseUnreadable,
                       diagnostic: .error(.reportUnreadable, reason, at: file.map { SourceLocation(file: $0, line: 0) }))
     }
 }

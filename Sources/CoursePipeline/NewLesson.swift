@@ -18,6 +18,10 @@ extension Pipeline {
     /// after the last one, named from the title, holding the skeleton of a lesson whose
     /// limitation note takes the next free number. An existing file is never written over.
     package func newLesson(_ options: NewLessonOptions) throws(PipelineError) -> NewLesson {
+        guard let title = options.title else {
+            throw PipelineError(path: nil, status: .usage, diagnostic: .error(
+                .lessonNotCreated, "the lesson's title is missing: 'coursebook new lesson TITLE [COURSE_DIR]'", at: nil))
+        }
         let folder = options.course
         let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
         let configPath = displayPath(folder, "course.json")
@@ -25,7 +29,7 @@ extension Pipeline {
         do {
             config = try CourseConfigReader.read(CourseLoader.readConfig(folder: absolute, display: configPath), file: configPath)
         } catch {
-            throw PipelineError(.load, path: configPath, status: .courseUnreadable, diagnostic: error.diagnostic)
+            throw PipelineError(path: configPath, status: .courseUnreadable, diagnostic: error.diagnostic)
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: absolute)) ?? []).filter(CourseLoader.isLessonFileName)
         // The notes are counted in the lessons as the check reads them, so a course that
@@ -35,13 +39,13 @@ extension Pipeline {
             let loaded = try load(folder, forPages: false)
             lastNote = loaded.course.lessons.flatMap(\.notes).map(\.number).max() ?? 0
         }
-        let (fileName, shortened) = LessonSkeleton.fileName(after: names, title: options.title, language: config.language)
-        let text = LessonSkeleton.text(title: options.title, language: config.language, limitNote: lastNote + 1,
+        let (fileName, shortened) = LessonSkeleton.fileName(after: names, title: title, language: config.language)
+        let text = LessonSkeleton.text(title: title, language: config.language, limitNote: lastNote + 1,
                                        errors: options.errors)
         do {
             try Self.writeNew(Array(text.utf8), to: absolute + "/" + fileName)
         } catch {
-            throw PipelineError(.write, path: displayPath(folder, fileName), status: .siteNotWritten, diagnostic: .error(
+            throw PipelineError(path: displayPath(folder, fileName), status: .siteNotWritten, diagnostic: .error(
                 .lessonNotCreated, "cannot write the new lesson: \(error)", at: SourceLocation(file: displayPath(folder, fileName), line: 0)))
         }
         return NewLesson(path: displayPath(folder, fileName), limitNote: lastNote + 1, shortened: shortened)

@@ -1,19 +1,27 @@
 package import CourseModel
 
-/// The steps of the pipeline, in the order they run.
-package enum PipelineStep: String, Sendable, CaseIterable {
-    /// `course.json`, the core files, every lesson parsed once.
-    case load
-    /// For a site: the words of its language, the templates, the destination.
-    case prepare
-    /// Every Swift block read, every scenario run, every rule judged: one report.
-    case check
+/// The names of the pipeline's steps, in the order they run (see `PipelineStep`).
+package enum StepName: String, Sendable, CaseIterable {
+    /// `course.json`, the core files, every lesson parsed once; for a site, the words of its
+    /// language, the templates and the destination looked at, before anything runs.
+    case read
+    /// Every scenario run (its Swift read for its shape first), every other Swift block read
+    /// while they run.
+    case run
+    /// Every rule and every scenario's outcome judged into one report (with `--update`, the
+    /// lessons it rewrote written first), and the report's files written.
+    case judge
     /// The pages, into a staging folder beside the destination.
     case render
     /// The search index of the staged site (Pagefind, when it is installed).
     case index
-    /// The staged site swapped into place (and, for `check --update`, the lessons rewritten).
+    /// The staged site swapped into place.
     case write
+}
+
+/// The pipelines a command runs: `check` (read, run, judge) and `build` (all six steps).
+package enum PipelineName: String, Sendable {
+    case check, build
 }
 
 /// The exit statuses of `coursebook`, one for each kind of trouble.
@@ -46,9 +54,11 @@ package enum ExitStatus: Int32, Error, CaseIterable, Sendable {
 
 /// Why the pipeline stopped: the step, the file or folder at fault, the exit status, and the
 /// finding that says what went wrong. When the check ran before the stop, what it found comes
-/// along, so that all of it is shown.
+/// along, so that all of it is shown. The step is named by the loop that ran it
+/// (`Pipeline.run(_:_:)`), not where the error is made.
 package struct PipelineError: Error, Sendable {
-    package var step: PipelineStep
+    /// The pipeline and the step that stopped; nil outside a pipeline's steps.
+    package var failedIn: (pipeline: PipelineName, step: StepName)?
     /// The file or folder at fault, as the user named it.
     package var path: String?
     package var status: ExitStatus
@@ -56,13 +66,19 @@ package struct PipelineError: Error, Sendable {
     package var diagnostic: Diagnostic
     package var checked: Pipeline.Checked?
 
-    package init(_ step: PipelineStep, path: String?, status: ExitStatus, diagnostic: Diagnostic,
-                 checked: Pipeline.Checked? = nil) {
-        self.step = step
+    package init(path: String?, status: ExitStatus, diagnostic: Diagnostic, checked: Pipeline.Checked? = nil) {
         self.path = path
         self.status = status
         self.diagnostic = diagnostic
         self.checked = checked
+    }
+
+    /// The step that stopped.
+    package var step: StepName? { failedIn?.step }
+
+    /// `build failed in step render`: what the user is told of where the pipeline stopped.
+    package var stop: String? {
+        failedIn.map { "\($0.pipeline.rawValue) failed in step \($0.step.rawValue)" }
     }
 }
 

@@ -1,46 +1,23 @@
 internal import CourseModel
 internal import CourseFiles
 import Foundation
-import ScenarioRunning
+import Processes
 
 /// The site's search index, made by Pagefind (`pip install pagefind-bin`), a static search
 /// engine that stems Turkish among other languages: it reads the staged pages and writes
 /// `pagefind/` beside them, before the site is swapped into place. Pagefind is optional:
 /// without it the site has no search page and no search field, and `build` says so.
 package struct SearchIndexer: Sendable {
-    /// The `pagefind` program.
-    package var executable: String
-    /// How long Pagefind may take before it is stopped and the build fails with a finding.
-    package var timeLimit: Duration = .seconds(SearchIndexer.defaultTimeLimitSeconds)
+    /// The program that makes the index, and how long it may take.
+    package var pagefind: Pagefind
 
-    /// The time limit when `COURSEBOOK_SEARCH_TIME_LIMIT` (seconds) does not set one.
-    package static let defaultTimeLimitSeconds = 60
-
-    init(executable: String) {
-        self.executable = executable
+    init(pagefind: Pagefind) {
+        self.pagefind = pagefind
     }
 
-    /// `COURSEBOOK_PAGEFIND` when set (a path; empty for none), else `pagefind` on `PATH`.
+    /// Pagefind where `COURSEBOOK_PAGEFIND` or `PATH` says (see `Pagefind.locate`).
     package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> SearchIndexer? {
-        let found: String?
-        if let chosen = environment["COURSEBOOK_PAGEFIND"] {
-            found = chosen.isEmpty ? nil : findOnPath(chosen, path: environment["PATH"])
-        } else {
-            found = findOnPath("pagefind", path: environment["PATH"]) ?? findOnPath("pagefind_extended", path: environment["PATH"])
-        }
-        guard let found else { return nil }
-        var indexer = SearchIndexer(executable: found)
-        if let seconds = environment["COURSEBOOK_SEARCH_TIME_LIMIT"].flatMap(Double.init), seconds > 0, seconds.isFinite {
-            indexer.timeLimit = .milliseconds(Int64(seconds * 1000))
-        }
-        return indexer
-    }
-
-    /// What Pagefind did, and why it could not.
-    package struct Failure: Error, CustomStringConvertible {
-        package var description: String
-        /// Pagefind took longer than the time limit and was stopped.
-        package var timedOut = false
+        Pagefind.locate(environment: environment).map(SearchIndexer.init(pagefind:))
     }
 
     /// What `index` made: how many pages the index holds, and whether it is the one already in
@@ -63,7 +40,7 @@ package struct SearchIndexer: Sendable {
     /// was built from pages byte-for-byte these, and whose files are byte-for-byte those the
     /// record names, that index is copied instead and Pagefind does not run: a changed, missing
     /// or extra file in it, or a changed page, means a new index.
-    package func index(site: String, pages: [String], previous: String?) throws(Failure) -> Outcome {
+    package func index(site: String, pages: [String], previous: String?) throws(Pagefind.Failure) -> Outcome {
         let digests = pages.map { page in
             (page, readFile(atPath: site + "/" + page).map { SearchIndexRecord.digest($0) } ?? "")
         }
@@ -94,7 +71,7 @@ package struct SearchIndexer: Sendable {
     }
 
     /// Runs Pagefind over a folder of just `pages`, made inside `site` and removed after.
-    private func run(site: String, pages: [String]) throws(Failure) -> Int {
+    private func run(site: String, pages: [String]) throws(Pagefind.Failure) -> Int {
         let files = FileManager.default
         let reading = site + "/.coursebook-search-pages"
         defer { try? files.removeItem(atPath: reading) }
@@ -109,38 +86,11 @@ package struct SearchIndexer: Sendable {
                 }
             }
         } catch {
-            throw Failure(description: "cannot gather the pages to index: \(error.localizedDescription)")
+            throw Pagefind.Failure(description: "cannot gather the pages to index: \(error.localizedDescription)")
         }
-        var watcher = CollectingWatcher(timeLimit: timeLimit)
-        let termination: Termination
-        do throws(ChildProcess.LaunchError) {
-            termination = try ChildProcess(executable: executable,
-                                           arguments: ["--site", reading, "--output-path", site + "/" + Self.folder])
-                .run(watching: &watcher)
-        } catch {
-            throw Failure(description: error.description)
-        }
-        let output = String(decoding: watcher.standardOutput + watcher.standardError, as: UTF8.self)
-        if watcher.timedOut {
-            throw Failure(description: "\(executable) took longer than the search time limit (\(Self.seconds(timeLimit)) s) and was stopped; COURSEBOOK_SEARCH_TIME_LIMIT=SECONDS sets another, --no-search builds without search",
-                          timedOut: true)
-        }
-        guard termination.isSuccess else {
-            throw Failure(description: "\(executable) failed (\(termination)):\n\(output)")
-        }
+        let count = try pagefind.index(site: reading, output: site + "/" + Self.folder)
         Self.removeUnloadedFiles(from: site + "/" + Self.folder)
-        // "Indexed 9 pages" is the line of its summary that says how many.
-        for line in output.split(separator: "\n") {
-            let words = line.split(separator: " ")
-            if words.count >= 3, words[0] == "Indexed", words[2].hasPrefix("page"), let count = Int(words[1]) { return count }
-        }
-        return 0
-    }
-
-    /// A duration in seconds as a reader writes it: `60`, `0.5`.
-    static func seconds(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
+        return count
     }
 
     /// Pagefind writes its ready-made search interfaces (about 400 KB of scripts and styles)

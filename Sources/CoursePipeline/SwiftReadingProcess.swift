@@ -1,9 +1,8 @@
 internal import CourseFiles
 internal import CourseModel
 import Foundation
-import ScenarioRunning
+import Processes
 import SwiftReading
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,28 +23,14 @@ package enum SwiftReadingProcess {
         .seconds(5) + .milliseconds(100) * (bytes / 1024)
     }
 
-    /// Set by the `coursebook` executable, which answers `read-swift` whatever its file is
-    /// called.
-    private static let thisProgramReads = Atomic<Bool>(false)
-
     /// The executable is `coursebook`: it starts itself to read Swift.
     package static func readWithThisProgram() {
-        thisProgramReads.store(true, ordering: .relaxed)
-    }
-
-    /// The `coursebook` to start: this one, or else the one beside this executable (a test
-    /// bundle, which the build puts in the same folder); nil when there is none, and blocks are
-    /// read in this process.
-    static var executable: String? {
-        guard let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
-        if thisProgramReads.load(ordering: .relaxed) { return running }
-        let beside = (running as NSString).deletingLastPathComponent + "/coursebook"
-        return access(beside, X_OK) == 0 ? beside : nil
+        OwnProgram.runningIsCoursebook()
     }
 
     /// Reading in the reading process, for a `SwiftBlockReader`; nil without one.
     static func elsewhere() -> SwiftReadingElsewhere? {
-        guard let executable else { return nil }
+        guard let executable = OwnProgram.path else { return nil }
         // A crash there is reported at once: no backtrace is symbolicated for seconds.
         let child = AnsweringChild(executable: executable, arguments: [command],
                                    environment: ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"])
@@ -78,34 +63,14 @@ package enum SwiftReadingProcess {
     }
 
     /// `coursebook read-swift`: the requests framed on standard input, each answer framed on
-    /// standard output as soon as it is made (see `AnsweringChild`). It makes no core file
-    /// (a crash is only an ending here) and never runs a block's code.
+    /// standard output as soon as it is made (see `AnsweringChild.serve`). It never runs a
+    /// block's code.
     package static func serve() -> Int32 {
         // Typed by hand it would wait for frames that never come.
         if isatty(0) == 1 {
             FileHandle.standardError.write(Data("coursebook read-swift: the process a command reads Swift blocks in, started by the command itself; it reads framed requests on standard input\n".utf8))
             return 64
         }
-        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
-        setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
-        var input: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(0, &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            input += buffer[0..<count]
-        }
-        for request in AnsweringChild.unframed(input[...]).payloads {
-            let frame = AnsweringChild.frame(SwiftBlockReader.answer(request))
-            var written = 0
-            while written < frame.count {
-                let result = frame.withUnsafeBytes { write(1, $0.baseAddress! + written, $0.count - written) }
-                if result < 0, errno == EINTR { continue }
-                guard result > 0 else { return 1 }
-                written += result
-            }
-        }
-        return 0
+        return AnsweringChild.serve(SwiftBlockReader.answer)
     }
 }

@@ -9,7 +9,7 @@ extension Pipeline {
             let compiler = try SwiftCompiler.locate(versionCache: Self.compilerVersionMemo)
             return .success((compiler.executable, compiler.version))
         } catch {
-            return .failure(PipelineError(.check, path: nil, status: .toolchainUnavailable,
+            return .failure(PipelineError(path: nil, status: .toolchainUnavailable,
                                           diagnostic: .error(.toolchainUnavailable, error.description, at: nil)))
         }
     }

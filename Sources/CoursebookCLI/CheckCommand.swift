@@ -82,7 +82,7 @@ enum BuildCommand {
         do {
             let built = try Pipeline(endsWithTheProcess: true).build(options)
             printer.print(built.checked)
-            printWritten(built, to: options.out, console: console)
+            printWritten(built, to: built.out, console: console)
             CommandLifetime.keepUntilExit(built)
             return .success
         } catch {
@@ -137,10 +137,10 @@ struct ReportPrinter {
     func print(_ checked: Pipeline.Checked) {
         let report = checked.report
         for diagnostic in report.diagnostics { show(diagnostic) }
-        if let problem = report.cacheProblem {
+        if let problem = checked.cache.problem {
             console.error("coursebook \(command): note: \(problem)")
-        } else if report.cacheRefusals > 0 {
-            console.error("coursebook \(command): note: \(report.cacheRefusals == 1 ? "1 cache entry" : "\(report.cacheRefusals) cache entries") not believed (damaged, forged, signed with another key, or not a plain file) and computed again")
+        } else if checked.cache.refusals > 0 {
+            console.error("coursebook \(command): note: \(checked.cache.refusals == 1 ? "1 cache entry" : "\(checked.cache.refusals) cache entries") not believed (damaged, forged, signed with another key, or not a plain file) and computed again")
         }
         if case .unavailable(let reason) = report.sandbox {
             console.error("coursebook \(command): note: scenarios ran without the sandbox: \(reason) ('--sandbox required' makes this an error)")
@@ -164,7 +164,9 @@ struct ReportPrinter {
             console.annotation(GitHubAnnotations.annotation(error.diagnostic))
         }
         if error.diagnostic.location == nil {
-            console.error("coursebook \(command): \(error.diagnostic.summary)")
+            // A stop that names no file says where the pipeline stopped: `build failed in
+            // step render: ...`; one at a file's line is a finding, as editors read it.
+            console.error("coursebook \(command): " + (error.stop.map { $0 + ": " } ?? "") + error.diagnostic.summary)
         } else if style == .text {
             console.error(lines: formatter.lines(error.diagnostic), painted: true)
         }

@@ -103,12 +103,6 @@ struct ExitNote: Sendable, Equatable {
         self.words = words
     }
 
-    // What several commands say of a status in the same words.
-    static let noCompiler = ExitNote(.toolchainUnavailable, "no Swift compiler")
-    static let noSandbox = ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start")
-    static let wrongUsage = ExitNote(.usage, "wrong usage")
-    static let courseUnreadable = ExitNote(.courseUnreadable, "the course cannot be read")
-
     /// The three signals that stop any command.
     static let signals = ExitNote(statuses: [.hangUp, .interrupted, .terminated], words: "stopped by SIGHUP/SIGINT/SIGTERM")
 
@@ -117,6 +111,19 @@ struct ExitNote: Sendable, Equatable {
 
     /// `129/130/143 stopped by SIGHUP/SIGINT/SIGTERM`.
     var shown: String { statuses.map { String($0.rawValue) }.joined(separator: "/") + " " + words }
+}
+
+/// The notes several commands give, each written once here.
+extension ExitNote {
+    static let allPassed = ExitNote(.success, "all passed")
+    static let written = ExitNote(.success, "written")
+    static let aScenarioFailed = ExitNote(.checkFailed, "a scenario or a lesson failed")
+    static let courseUnreadable = ExitNote(.courseUnreadable, "the course cannot be read")
+    static let noCourseFolder = ExitNote(.courseUnreadable, "the course folder is not there")
+    static let reportNotWritten = ExitNote(.siteNotWritten, "a report cannot be written")
+    static let noCompiler = ExitNote(.toolchainUnavailable, "no Swift compiler")
+    static let sandboxRequired = ExitNote(.sandboxUnavailable, "the sandbox is required and cannot start")
+    static let wrongUsage = ExitNote(.usage, "wrong usage")
 }
 
 /// `lead` and then `text`, its words wrapped within 92 columns under the first one's start.

@@ -18,11 +18,8 @@ extension Coursebook {
         all of it.
         """,
         exitStatuses: [
-            ExitNote(.success, "all passed"), ExitNote(.checkFailed, "a scenario or a lesson failed"),
-            .courseUnreadable, ExitNote(.siteNotWritten, "a report cannot be written"),
-            .noCompiler,
-            .noSandbox, .wrongUsage,
-            .signals,
+            .allPassed, .aScenarioFailed, .courseUnreadable, .reportNotWritten, .noCompiler, .sandboxRequired,
+            .wrongUsage, .signals,
         ],
         grammar: CheckCommand.grammar, execute: CheckCommand.execute)
 
@@ -35,12 +32,10 @@ extension Coursebook {
         is installed (pip install pagefind-bin), the site gets a search index.
         """,
         exitStatuses: [
-            ExitNote(.success, "written"), ExitNote(.checkFailed, "the check failed"),
+            .written, ExitNote(.checkFailed, "the check failed"),
             .courseUnreadable, ExitNote(.templateInvalid, "a template is invalid"),
             ExitNote(.siteNotWritten, "the site (or a report) cannot be written there, or pagefind, when installed, failed to index it"),
-            .noCompiler,
-            .noSandbox,
-            ExitNote(.searchTimedOut, "pagefind took longer than the search time limit"), .wrongUsage,
+            .noCompiler, .sandboxRequired, ExitNote(.searchTimedOut, "pagefind took longer than the search time limit"), .wrongUsage,
             .signals,
         ],
         grammar: BuildCommand.grammar, execute: BuildCommand.execute)
@@ -57,9 +52,7 @@ extension Coursebook {
         half-written.
         """,
         exitStatuses: [
-            ExitNote(.courseUnreadable, "the course folder is not there"), ExitNote(.siteNotWritten, "DIR cannot hold a site"),
-            .noCompiler,
-            .noSandbox,
+            .noCourseFolder, ExitNote(.siteNotWritten, "DIR cannot hold a site"), .noCompiler, .sandboxRequired,
             ExitNote(.watchOrServeUnavailable, "the files cannot be watched"), .wrongUsage,
             .signals.theUsualEnd,
         ],
@@ -78,8 +71,7 @@ extension Coursebook {
         request is always answered. Ctrl-C stops it and removes the temporary folder.
         """,
         exitStatuses: [
-            ExitNote(.courseUnreadable, "the course folder is not there"), .noCompiler,
-            .noSandbox,
+            .noCourseFolder, .noCompiler, .sandboxRequired,
             ExitNote(.watchOrServeUnavailable, "the port cannot be listened on or the files cannot be watched"),
             .wrongUsage, .signals.theUsualEnd,
         ],
@@ -98,7 +90,7 @@ extension Coursebook {
         never written over.
         """,
         exitStatuses: [
-            ExitNote(.success, "written"), .courseUnreadable,
+            .written, .courseUnreadable,
             ExitNote(.siteNotWritten, "the file cannot be written (or exists)"), .wrongUsage,
         ],
         grammar: NewCommand.grammar, execute: NewCommand.execute)
@@ -112,9 +104,9 @@ extension Coursebook {
         check of it reports them. Prints the findings and the tally like 'check'.
         """,
         exitStatuses: [
-            ExitNote(.success, "all passed"), ExitNote(.checkFailed, "a scenario or a lesson failed"),
+            .allPassed, .aScenarioFailed,
             ExitNote(.courseUnreadable, "a report cannot be read, the reports do not make one whole course, or one claims what no shard holds (a scenario twice, a status its output does not bear out ...)"),
-            ExitNote(.siteNotWritten, "a report cannot be written"), .wrongUsage,
+            .reportNotWritten, .wrongUsage,
         ],
         grammar: MergeReportsCommand.grammar, execute: MergeReportsCommand.execute)
 

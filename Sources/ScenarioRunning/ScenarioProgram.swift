@@ -1,4 +1,5 @@
 import CourseModel
+import Processes
 import Glibc
 
 /// The Swift source files that make scenarios into programs. Generated code never shows in a

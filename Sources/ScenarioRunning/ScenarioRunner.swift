@@ -1,6 +1,7 @@
 import BackgroundWork
 import CourseFiles
 import CourseModel
+import Processes
 import Foundation
 
 /// Compiles and runs scenarios with the core files: from the cache when it can, else batched

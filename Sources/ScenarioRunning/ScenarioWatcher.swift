@@ -1,4 +1,5 @@
 import CourseModel
+import Processes
 
 /// Watches a scenario program run, and stops it when the scenario under way runs past its time
 /// or prints past the output cap.

@@ -1,5 +1,6 @@
 import CourseFiles
 import CourseModel
+import Processes
 import Foundation
 import Synchronization
 

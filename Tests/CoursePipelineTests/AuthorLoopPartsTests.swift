@@ -117,11 +117,10 @@ struct PreviewContentTests {
     /// A failed check's page holds its findings and tally, not the preview's folder; a course
     /// that cannot be read says why.
     @Test func whatThePageShows() {
-        var report = CheckReport(diagnostics: [.error(.outputMismatch, "differs", at: SourceLocation(file: "c/01-a.md", line: 3, column: 1))],
+        let report = CheckReport(diagnostics: [.error(.outputMismatch, "differs", at: SourceLocation(file: "c/01-a.md", line: 3, column: 1))],
                                  results: [], rewrites: [], compiledCount: 1, cachedCount: 2, compilerRuns: 1, compilerVersion: "Swift")
-        report.results = []
         let checked = Pipeline.Checked(report: report, cacheUsed: true)
-        let failed = PipelineError(.check, path: "/tmp/x/site", status: .checkFailed,
+        let failed = PipelineError(path: "/tmp/x/site", status: .checkFailed,
                                    diagnostic: .error(.checkFailed, "the check failed; /tmp/x/site was not written", at: nil), checked: checked)
         #expect(CoursePreview.content(of: .failed(failed)) == .failure(title: "The check failed", text: """
             c/01-a.md:3:1: error: differs
@@ -131,7 +130,7 @@ struct PreviewContentTests {
             0 passed, 0 failed
 
             """))
-        let unreadable = PipelineError(.load, path: "c/course.json", status: .courseUnreadable,
+        let unreadable = PipelineError(path: "c/course.json", status: .courseUnreadable,
                                        diagnostic: .error(.courseUnreadable, "invalid JSON", at: SourceLocation(file: "c/course.json", line: 1, column: 2)))
         #expect(CoursePreview.content(of: .failed(unreadable)) == .failure(title: "The course cannot be read",
                                                                          text: "c/course.json:1:2: error: invalid JSON\n"))

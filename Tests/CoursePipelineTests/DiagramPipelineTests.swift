@@ -33,7 +33,7 @@ struct DiagramPipelineTests {
         let built = try warm.build(buildOptions(root))
         #expect(warm.counts.diagramsDrawn.load(ordering: .relaxed) == 0)
         #expect(warm.counts.swiftParses.load(ordering: .relaxed) == 0)
-        #expect(built.checked.report.cacheRefusals == 0)
+        #expect(built.checked.cache.refusals == 0)
         #expect(try page(root) == drawn)
     }
 
@@ -52,7 +52,7 @@ struct DiagramPipelineTests {
         let again = Pipeline()
         let built = try again.build(buildOptions(root))
         #expect(again.counts.diagramsDrawn.load(ordering: .relaxed) == 1)
-        #expect(built.checked.report.cacheRefusals == 1)
+        #expect(built.checked.cache.refusals == 1)
         #expect(try page(root) == drawn)
     }
 }

@@ -15,6 +15,50 @@ struct PipelineTests {
         return options
     }
 
+    /// A build with no `--out` and a new lesson with no title are wrong usage, not a site
+    /// written into "" or a lesson named after nothing.
+    @Test func whatIsNotGivenIsNil() throws {
+        #expect(BuildCommandOptions().out == nil && NewLessonOptions().title == nil)
+        // A course that is not there: whatever goes wrong, nothing is written anywhere.
+        let root = temporaryFolder("pipeline-not-given")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let nowhere = root.appendingPathComponent("no-course").path
+        var build = BuildCommandOptions()
+        build.shared.course = nowhere
+        var lesson = NewLessonOptions()
+        lesson.course = nowhere
+        #expect {
+            try Pipeline().build(build)
+        } throws: { error in
+            (error as? PipelineError)?.status == .usage
+                && (error as? PipelineError)?.diagnostic.summary == "'--out DIR' is required: the folder to write the site into"
+        }
+        #expect {
+            try Pipeline().newLesson(lesson)
+        } throws: { error in
+            (error as? PipelineError)?.status == .usage
+                && (error as? PipelineError)?.diagnostic.summary == "the lesson's title is missing: 'coursebook new lesson TITLE [COURSE_DIR]'"
+        }
+    }
+
+    /// A cache folder that is a symbolic link is not used, and the check says why (what the
+    /// runner's store found, not a store made again to ask).
+    @Test func aCacheThatIsALinkIsNotUsedAndTheCheckSaysWhy() throws {
+        let root = temporaryFolder("pipeline-cache-link")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let real = root.appendingPathComponent("real"), link = root.appendingPathComponent("link")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        var check = CheckCommandOptions()
+        check.shared = options("passing", cache: link)
+        let checked = try Pipeline().check(check)
+        #expect(checked.cache.problem == "\(link.path) is not a folder (a symbolic link?); the cache is not used")
+        #expect(checked.cache.used)
+
+        check.shared = options("passing", cache: real)
+        #expect(try Pipeline().check(check).cache.problem == nil)
+    }
+
     @Test func aCheckParsesEachLessonOnceAndAWarmCheckParsesNoSwift() throws {
         let cache = temporaryFolder("pipeline-cache")
         defer { try? FileManager.default.removeItem(at: cache) }
@@ -124,11 +168,11 @@ struct PipelineTests {
             try Pipeline().build(build)
         } throws: { error in
             guard let error = error as? PipelineError else { return false }
-            return error.step == .check && error.status == .checkFailed
+            return error.step == .judge && error.status == .checkFailed
                 && error.checked?.report.diagnostics.map(\.id) == [.languageWords]
                 && error.checked?.report.errorCount == 1
         }
-        #expect(!FileManager.default.fileExists(atPath: build.out))
+        #expect(!FileManager.default.fileExists(atPath: build.out!))
     }
 
     @Test func eachFailureNamesItsStepPathAndStatus() throws {
@@ -146,19 +190,19 @@ struct PipelineTests {
             }
         }
         let unreadable = try #require(failure("no-course-json", out: root.appendingPathComponent("a").path))
-        #expect(unreadable.step == .load && unreadable.status == .courseUnreadable)
+        #expect(unreadable.step == .read && unreadable.status == .courseUnreadable)
         #expect(unreadable.path?.hasSuffix("no-course-json/course.json") == true)
 
         let template = try #require(failure("bad-template", out: root.appendingPathComponent("b").path))
-        #expect(template.step == .prepare && template.status == .templateInvalid)
+        #expect(template.step == .read && template.status == .templateInvalid)
         #expect(template.path?.hasSuffix("templates/lesson.html") == true)
 
         let course = fixtures.appendingPathComponent("passing").path
         let destination = try #require(failure("passing", out: course))
-        #expect(destination.step == .prepare && destination.status == .siteNotWritten && destination.path == course)
+        #expect(destination.step == .read && destination.status == .siteNotWritten && destination.path == course)
 
         let failed = try #require(failure("output-mismatch", out: root.appendingPathComponent("c").path))
-        #expect(failed.step == .check && failed.status == .checkFailed)
+        #expect(failed.step == .judge && failed.status == .checkFailed)
         #expect(failed.checked?.report.failed == 1)
     }
 
@@ -193,14 +237,21 @@ struct PipelineTests {
         options.course = course.path
         options.cache = .none
         let pipeline = Pipeline()
-        let loaded = try pipeline.load(course.path, forPages: false)
-        let checked = try pipeline.check(loaded, findings: [], options: options, update: true, forSite: false).checked
-        #expect(checked.report.rewrites.count == 2 && checked.report.succeeded)
+        var context = PipelineContext(.check, options: options)
+        context.update = true
+        try pipeline.run([.read, .run], &context)
+        // Judged without writing: both lessons would be rewritten, and pass.
+        context.writes = false
+        try pipeline.run([.judge], &context)
+        let planned = try #require(context.checked).report
+        #expect(planned.rewrites.count == 2 && planned.succeeded)
 
         // Saved by the author after the check read it, before the update is written.
         let edited = text + "\nA paragraph the author just wrote.\n"
         try Data(edited.utf8).write(to: course.appendingPathComponent("01-a.md"))
-        let report = pipeline.write(rewritesOf: checked.report)
+        context.writes = true
+        try pipeline.run([.judge], &context)
+        let report = try #require(context.checked).report
 
         #expect(try String(contentsOf: course.appendingPathComponent("01-a.md"), encoding: .utf8) == edited)
         #expect(try String(contentsOf: course.appendingPathComponent("02-b.md"), encoding: .utf8)
@@ -231,8 +282,8 @@ struct PipelineTests {
 
         let built = try Pipeline().build(build)
         #expect(built.linkedFiles == 1)
-        #expect(FileManager.default.contents(atPath: build.out + "/img/plan.png") == Data([0x89, 0x50, 0x4E, 0x47]))
-        #expect(FileManager.default.contents(atPath: build.out + "/assets/style.css") != Data("body {}".utf8))
+        #expect(FileManager.default.contents(atPath: build.out! + "/img/plan.png") == Data([0x89, 0x50, 0x4E, 0x47]))
+        #expect(FileManager.default.contents(atPath: build.out! + "/assets/style.css") != Data("body {}".utf8))
         let warnings = built.checked.report.diagnostics
         #expect(warnings.map(\.id) == [.linkTargetReserved])
         #expect(warnings.first?.location == SourceLocation(file: course.path + "/01-a.md", line: 3, column: 23))

@@ -1,6 +1,7 @@
 import CourseModel
 import Foundation
 import LessonParsing
+import Processes
 import ScenarioRunning
 import Testing
 

@@ -1,5 +1,6 @@
 import CourseFiles
 import Foundation
+import Processes
 import ScenarioRunning
 import Testing
 
@@ -147,6 +148,24 @@ struct BuildCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(".coursebook-search-pages").path))
     }
 
+    /// A build that stops says in which step of its pipeline: here the index, after the pages
+    /// were rendered, with Pagefind's own words, exit status 4 and no site.
+    @Test func aStopNamesItsStep() throws {
+        let root = temporaryFolder("stop-step")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let broken = root.appendingPathComponent("broken-pagefind")
+        try "#!/bin/sh\necho 'no room for the index' >&2\nexit 3\n".write(to: broken, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: broken.path)
+        let out = root.appendingPathComponent("site")
+        let result = try build("passing", out: out, environment: ["COURSEBOOK_PAGEFIND": broken.path])
+        // (A line break in a message is shown as <U+000A>: one stop, one line.)
+        #expect(result == CommandResult(status: 4, standardOutput: "", standardError: """
+            coursebook build: build failed in step index: cannot index the site for search: \(broken.path) failed (exit status 3):<U+000A>no room for the index<U+000A>
+
+            """), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     /// A Pagefind that takes longer than the search time limit is stopped: the build fails
     /// with a finding that says so and exit status 8, and writes nothing.
     @Test func pagefindRunsUnderATimeLimit() throws {
@@ -173,7 +192,7 @@ struct BuildCommandTests {
         let before = try snapshot(out)
         let result = try build("output-mismatch", out: out)
         #expect(result.status == 1)
-        #expect(result.standardError.hasSuffix("coursebook build: the check failed; \(out.path) was not written\n"))
+        #expect(result.standardError.hasSuffix("coursebook build: build failed in step judge: the check failed; \(out.path) was not written\n"))
         #expect(try snapshot(out) == before)
         // Beside it, only the lock file that builds of it take turns with.
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == [".site.coursebook-lock", "site"])
@@ -226,34 +245,34 @@ struct BuildCommandTests {
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("link"), withDestinationURL: target)
         let link = try coursebook(["build", "passing", "--out", root.path + "/link"])
-        #expect(link == CommandResult(status: 4, standardOutput: "", standardError: "coursebook build: \(root.path)/link: this is a symbolic link, and a build replaces --out whole; give the folder it points to, or another --out\n"))
+        #expect(link == CommandResult(status: 4, standardOutput: "", standardError: "coursebook build: build failed in step read: \(root.path)/link: this is a symbolic link, and a build replaces --out whole; give the folder it points to, or another --out\n"))
 
         let cache = root.appendingPathComponent("cache").path
         let sameAsCache = try coursebook(["build", "passing", "--out", cache, "--cache-dir", cache])
-        #expect(sameAsCache == CommandResult(status: 4, standardOutput: "", standardError: "coursebook build: \(cache): this is the cache folder (--cache-dir); choose another --out\n"))
+        #expect(sameAsCache == CommandResult(status: 4, standardOutput: "", standardError: "coursebook build: build failed in step read: \(cache): this is the cache folder (--cache-dir); choose another --out\n"))
 
         let out = root.appendingPathComponent("site")
         #expect(try build("passing", out: out).status == 0)
         try "mine".write(to: out.appendingPathComponent("notes.md"), atomically: true, encoding: .utf8)
         let foreign = try build("passing", out: out)
         #expect(foreign.status == 4)
-        #expect(foreign.standardError == "coursebook build: \(out.path): the site holds files coursebook did not write (notes.md); a build would delete them: move them out, or choose another --out\n")
+        #expect(foreign.standardError == "coursebook build: build failed in step read: \(out.path): the site holds files coursebook did not write (notes.md); a build would delete them: move them out, or choose another --out\n")
         #expect(try String(contentsOf: out.appendingPathComponent("notes.md"), encoding: .utf8) == "mine")
     }
 
     @Test func refusesTheCourseFolderAndFoldersItDidNotWrite() throws {
         let result = try coursebook(["build", "passing", "--out", "passing"])
         #expect(result == CommandResult(status: 4, standardOutput: "",
-                                        standardError: "coursebook build: passing: this is the course folder; choose another --out\n"))
+                                        standardError: "coursebook build: build failed in step read: passing: this is the course folder; choose another --out\n"))
         let containing = try coursebook(["build", "passing", "--out", "."])
         #expect(containing.status == 4)
-        #expect(containing.standardError == "coursebook build: .: this folder contains the course; choose another --out\n")
+        #expect(containing.standardError == "coursebook build: build failed in step read: .: this folder contains the course; choose another --out\n")
         let root = temporaryFolder("foreign")
         defer { try? FileManager.default.removeItem(at: root) }
         _ = FileManager.default.createFile(atPath: root.appendingPathComponent("notes.txt").path, contents: Data("keep".utf8))
         let foreign = try coursebook(["build", "passing", "--out", root.path])
         #expect(foreign.status == 4)
-        #expect(foreign.standardError == "coursebook build: \(root.path): the folder exists and coursebook did not write it; remove it or choose another --out\n")
+        #expect(foreign.standardError == "coursebook build: build failed in step read: \(root.path): the folder exists and coursebook did not write it; remove it or choose another --out\n")
         #expect(try String(contentsOf: root.appendingPathComponent("notes.txt"), encoding: .utf8) == "keep")
     }
 
@@ -317,7 +336,7 @@ struct BuildCommandTests {
         #expect(result.status == 1)
         #expect(result.standardError == """
             custom-templates/course.json: error: no built-in words for language 'de'; pages use English for the words the tool adds
-            coursebook build: the check failed; \(out.path) was not written
+            coursebook build: build failed in step judge: the check failed; \(out.path) was not written
 
             """)
         #expect(result.standardOutput == "compiled 0 scenarios, 0 from the cache\n1 error, 0 warnings\n0 passed, 0 failed\n")

@@ -327,10 +327,10 @@ import Testing
         _ = FileManager.default.createFile(atPath: root.appendingPathComponent("cache").path, contents: Data())
         let file = try coursebook(["check", fixtures.appendingPathComponent("passing").path, "--cache-dir", "cache"], in: root)
         #expect(file == CommandResult(status: 64, standardOutput: "",
-                                      standardError: "coursebook check: --cache-dir cache: this is a file; the cache needs a folder\n"))
+                                      standardError: "coursebook check: check failed in step read: --cache-dir cache: this is a file; the cache needs a folder\n"))
         let below = try coursebook(["build", fixtures.appendingPathComponent("passing").path, "--out", "site", "--cache-dir", "cache/results"], in: root)
         #expect(below == CommandResult(status: 64, standardOutput: "",
-                                       standardError: "coursebook build: --cache-dir cache/results: cannot make the folder: cache is a file\n"))
+                                       standardError: "coursebook build: build failed in step read: --cache-dir cache/results: cannot make the folder: cache is a file\n"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["cache"])
     }
 
@@ -338,7 +338,7 @@ import Testing
     @Test func noSwiftCompilerIsExitStatusFive() throws {
         let result = try coursebook(["check", "passing", "--no-cache"], environment: ["COURSEBOOK_SWIFTC": "/nowhere/swiftc"])
         #expect(result == CommandResult(status: 5, standardOutput: "", standardError: """
-            coursebook check: cannot find '/nowhere/swiftc' on PATH: scenarios need the Swift toolchain (set COURSEBOOK_SWIFTC to choose a compiler)
+            coursebook check: check failed in step run: cannot find '/nowhere/swiftc' on PATH: scenarios need the Swift toolchain (set COURSEBOOK_SWIFTC to choose a compiler)
 
             """))
     }

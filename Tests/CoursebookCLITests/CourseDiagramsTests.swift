@@ -2,6 +2,7 @@ import ChangeDiagrams
 import CourseModel
 import Foundation
 import LessonParsing
+import Processes
 import ScenarioRunning
 import Testing
 

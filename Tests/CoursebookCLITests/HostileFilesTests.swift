@@ -145,7 +145,7 @@ import Glibc
         let result = try coursebook(["build", folder.path, "--no-cache", "--out", out.path])
         #expect(result.status == 4, "\(result)")
         #expect(result.standardOutput == "")
-        #expect(result.standardError == "coursebook build: \(out.path): \(planted.path) was not left by a coursebook build of this user (it has no marker of a build); a build neither puts it in place nor removes it: remove it yourself, or choose another --out\n", "\(result)")
+        #expect(result.standardError == "coursebook build: build failed in step read: \(out.path): \(planted.path) was not left by a coursebook build of this user (it has no marker of a build); a build neither puts it in place nor removes it: remove it yourself, or choose another --out\n", "\(result)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
         #expect(FileManager.default.contents(atPath: planted.appendingPathComponent("index.html").path) == Data("pwned".utf8))
 
@@ -172,7 +172,7 @@ import Glibc
         let out = root.appendingPathComponent("_site")
         let result = try coursebook(["build", folder.path, "--no-cache", "--out", out.path])
         #expect(result.status == 4, "\(result)")
-        #expect(result.standardError == "coursebook build: \(out.path): cannot use the lock file \(lock.path): it is a symbolic link; remove it, or choose another --out\n", "\(result)")
+        #expect(result.standardError == "coursebook build: build failed in step read: \(out.path): cannot use the lock file \(lock.path): it is a symbolic link; remove it, or choose another --out\n", "\(result)")
         #expect(!FileManager.default.fileExists(atPath: target.path))
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
@@ -211,7 +211,7 @@ import Glibc
         let result = try coursebook(["check", folder.path, "--no-cache", "--report", report.path])
         #expect(result.status == 4, "\(result)")
         #expect(result.standardOutput == "compiled 1 scenario (1 swiftc run), cache not used\n1 passed, 0 failed\n")
-        #expect(result.standardError == "coursebook check: cannot write the report \(report.path): it is a symbolic link (to \(target.path)), and coursebook writes a report only as a file of its own; give the path of the file itself\n", "\(result)")
+        #expect(result.standardError == "coursebook check: check failed in step judge: cannot write the report \(report.path): it is a symbolic link (to \(target.path)), and coursebook writes a report only as a file of its own; give the path of the file itself\n", "\(result)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: report.path) == target.path)
         #expect(FileManager.default.contents(atPath: target.path) == Data("keep".utf8))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import ScenarioRunning
 import TestSupport
 import Testing
@@ -17,7 +18,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("Page.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
-        let modules = ["CourseModel", "CourseFiles", "LessonParsing", "ScenarioRunning", "CourseSite", "CCmarkGFM", "CProcess"]
+        let modules = ["CourseModel", "CourseFiles", "LessonParsing", "Processes", "ScenarioRunning", "CourseSite", "CCmarkGFM", "CProcess"]
         var watcher = CollectingWatcher(timeLimit: .seconds(60))
         let termination = try ChildProcess(
             executable: checker,
@@ -38,7 +39,7 @@ import Testing
         ("import Foundation\n@testable import ScenarioRunning\n", "ScenarioRunning", 2),
         ("internal import CCmarkGFM\n", "CCmarkGFM", 1),
         ("@_implementationOnly import CProcess\n", "CProcess", 1),
-        ("import struct ScenarioRunning.ChildProcess\n", "ScenarioRunning", 1),
+        ("import struct Processes.ChildProcess\n", "Processes", 1),
     ])
     func aLayerReachingTheWrongWayFailsTheBuild(source: String, module: String, line: Int) throws {
         let (status, errors) = try check(source)
@@ -46,12 +47,15 @@ import Testing
         #expect(errors == "Page.swift:\(line):1: error: CourseSite imports \(module), which Package.swift does not let it import (it may import: CourseFiles, CourseModel, LessonParsing)\n")
     }
 
-    /// The manifest refuses a dependency that would let the site reach the runner, or the change
-    /// diagrams reach a parser (through the site).
+    /// The manifest refuses a dependency that would let the site reach the runner or start a
+    /// program, or the change diagrams reach a parser (through the site).
     @Test(arguments: [
         (#"("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing", "ChangeDiagrams", "HTMLText", "BackgroundWork"]),"#,
          #"("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing", "ChangeDiagrams", "HTMLText", "BackgroundWork", "CoursePipeline"]),"#,
          "CourseSite may not depend on ScenarioRunning, directly or through another layer"),
+        (#"("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing", "ChangeDiagrams", "HTMLText", "BackgroundWork"]),"#,
+         #"("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing", "ChangeDiagrams", "HTMLText", "BackgroundWork", "Processes"]),"#,
+         "CourseSite may not depend on Processes, directly or through another layer"),
         (#"("ChangeDiagrams", ["CourseModel", "HTMLText"]),"#,
          #"("ChangeDiagrams", ["CourseModel", "HTMLText", "CourseSite"]),"#,
          "ChangeDiagrams may not depend on LessonParsing, directly or through another layer"),

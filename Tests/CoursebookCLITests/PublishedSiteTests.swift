@@ -3,6 +3,7 @@ import CourseModel
 import Foundation
 import FoundationXML
 import LessonParsing
+import Processes
 import ScenarioRunning
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import ScenarioRunning
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 @testable import CoursebookCLI
 import CourseModel
+import Processes
 import ScenarioRunning
 import Foundation
 @_exported import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import ScenarioRunning
 import Testing
 #if canImport(Glibc)
@@ -90,7 +91,7 @@ import Glibc
         // Writing the site started no round of its own.
         #expect(watch.waitForLine(from: green + 1, timeout: .seconds(2)) { _ in true } == nil, "\(watch.standardOutput)")
         #expect(watch.stop(SIGTERM) == 143)
-        #expect(watch.standardError.contains("coursebook watch: the check failed; course/_site was not written"))
+        #expect(watch.standardError.contains("coursebook watch: build failed in step judge: the check failed; course/_site was not written"))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: course.path).filter { $0.contains("coursebook-new") || $0.contains("coursebook-old") }
         #expect(leftovers.isEmpty)
     }

@@ -1,3 +1,4 @@
+@testable import Processes
 @testable import ScenarioRunning
 import CourseFiles
 import CourseModel

@@ -214,7 +214,7 @@ package struct Sandbox: Sendable {
     /// after each scenario whether it reached a limit, or a program of one scenario. The program
     /// and the launcher are copied in (bubblewrap reads them from descriptors this process
     /// opened), so bubblewrap needs no right to the folders they lie in.
-    func process(program: String, environment: [String: String], limits: ScenarioLimits, batch: Bool) -> ChildProcess {
+    package func process(program: String, environment: [String: String], limits: ScenarioLimits, batch: Bool) -> ChildProcess {
         let space = String(limits.temporarySpace)
         var arguments = self.arguments
         arguments += ["--dev", "/dev", "--size", space, "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
@@ -240,7 +240,7 @@ package struct Sandbox: Sendable {
     /// a private `/tmp`. It runs as this process's user (the files it writes are the caller's):
     /// in a user namespace of its own without capabilities, so that even as root it can change
     /// no file of the machine but those, nor `/proc/sys`.
-    func compilerProcess(_ command: [String], workingDirectory: String, toolchain: String?, writable: [String],
+    package func compilerProcess(_ command: [String], workingDirectory: String, toolchain: String?, writable: [String],
                          memory: Int, totalMemory: Int, space: Int) -> ChildProcess {
         // The files the command names (core files, the batch runner's object), where they are
         // (a name through a link of the system, /lib64/ld-linux-x86-64.so.2, is there already)
@@ -279,7 +279,7 @@ package struct Sandbox: Sendable {
 
     /// The launcher's options for `limits`: what the kernel holds each process to, and in the
     /// sandbox what the launcher holds all of them to.
-    static func launcherLimits(_ limits: ScenarioLimits, inSandbox: Bool) -> [String] {
+    package static func launcherLimits(_ limits: ScenarioLimits, inSandbox: Bool) -> [String] {
         var options = ["--memory", String(limits.memory), "--processes", String(limits.processes),
                        "--files", String(limits.openFiles), "--file-size", String(limits.temporarySpace)]
         if inSandbox { options += ["--space", "/tmp", "--space", "/dev/shm"] }
@@ -311,32 +311,4 @@ package enum Launcher {
         let beside = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("coursebook-launcher").path
         return access(beside, X_OK) == 0 ? beside : nil
     }()
-}
-
-/// The whole environment of a scenario program, batched or alone, sandboxed or not: nothing of
-/// the caller's (no token, no path of the machine) but what makes runs the same every time.
-package enum ScenarioEnvironment {
-    /// - Parameter home: the working folder, which is also `HOME`.
-    package static func variables(home: String) -> [String: String] {
-        var variables = [
-            "PATH": "/usr/bin:/bin",
-            "HOME": home,
-            "TMPDIR": "/tmp",
-            // The caller's language, when it names one, for programs that read it.
-            "LANG": ProcessInfo.processInfo.environment["LANG"].flatMap(safeLanguage) ?? "C.UTF-8",
-            // The order of a Set, a Dictionary or the Observation framework's callbacks is the
-            // same on every run, so that a cached answer stays the answer.
-            "SWIFT_DETERMINISTIC_HASHING": "1",
-            // A trap is reported at once, without seconds of symbolication.
-            "SWIFT_BACKTRACE": "enable=no",
-        ]
-        variables.merge(ScenarioProgram.unbufferedOutput ?? [:]) { $1 }
-        return variables
-    }
-
-    /// A locale name such as `tr_TR.UTF-8`, nothing else.
-    private static func safeLanguage(_ value: String) -> String? {
-        let allowed = value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-@".contains($0)) }
-        return allowed && !value.isEmpty && value.count < 64 ? value : nil
-    }
 }

@@ -1,4 +1,4 @@
-@testable import ScenarioRunning
+@testable import Processes
 import CourseModel
 import Foundation
 import TestSupport
