@@ -18,10 +18,22 @@ package enum OwnProgram {
     /// The `coursebook` to start: this one, or else the one beside this executable (a test
     /// bundle, which the build puts in the same folder); nil when there is none.
     package static var path: String? {
-        guard let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
         if isCoursebook.load(ordering: .relaxed) { return running }
-        let beside = (running as NSString).deletingLastPathComponent + "/coursebook"
-        return access(beside, X_OK) == 0 ? beside : nil
+        return beside("coursebook")
+    }
+
+    /// The running executable.
+    static var running: String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    }
+
+    /// The program `name` in the running executable's folder, where the build puts the
+    /// package's executables beside each other (and beside a test bundle); nil when it is not
+    /// there or cannot be run.
+    static func beside(_ name: String) -> String? {
+        guard let running else { return nil }
+        let path = (running as NSString).deletingLastPathComponent + "/" + name
+        return access(path, X_OK) == 0 ? path : nil
     }
 }
 

@@ -307,8 +307,6 @@ package enum Launcher {
         if let chosen = ProcessInfo.processInfo.environment["COURSEBOOK_LAUNCHER"], !chosen.isEmpty {
             return access(chosen, X_OK) == 0 ? chosen : nil
         }
-        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
-        let beside = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("coursebook-launcher").path
-        return access(beside, X_OK) == 0 ? beside : nil
+        return OwnProgram.beside("coursebook-launcher")
     }()
 }
