@@ -59,6 +59,8 @@ package struct Pipeline: Sendable {
         package var searchReused: Bool = false
         /// The pages still to index (`searchAfterPages`): `refreshIndex` indexes them.
         package var searchPending: [String]?
+        /// Their search copies (`SearchCopy`), for `refreshIndex`; empty when they have none.
+        package var searchPendingCopies: [SiteFile] = []
         /// Whether Pagefind was looked for and not found (the command says so).
         package var searchUnavailable: Bool
     }
@@ -145,20 +147,31 @@ package struct Pipeline: Sendable {
         let pagesToIndex = course.lessons.map(SitePages.pageName)
         var search: SearchIndexer.Outcome?
         var pending: [String]?
+        var pendingCopies: [SiteFile] = []
         if let indexer {
+            let copies = staging.site.searchCopies
             if options.searchAfterPages {
-                search = indexer.reuse(site: staging.site.folder, pages: pagesToIndex, previous: options.out)
-                if search == nil { pending = pagesToIndex }
+                search = indexer.reuse(site: staging.site.folder, pages: pagesToIndex, copies: copies, previous: options.out)
+                if search == nil {
+                    pending = pagesToIndex
+                    // Kept for the refresh, which stages the site again from its own files.
+                    pendingCopies = copies.keys.sorted().compactMap { page in
+                        readFile(atPath: staging.site.folder + "/" + SearchCopy.folder + "/" + page)
+                            .map { SiteFile(path: page, bytes: $0) }
+                    }
+                }
             } else {
-                search = try index(staging.site, with: indexer, pages: pagesToIndex, previous: options.out)
+                search = try index(staging.site, with: indexer, pages: pagesToIndex, copies: copies, previous: options.out)
             }
         }
+        staging.site.removeSearchCopies()
         try write(staging.site, out: options.out)
         release(course)
         return Built(checked: checked, pages: staging.pages, assets: staging.assets,
                      linkedFiles: course.linkedFiles.count, lessonPages: course.lessons.count,
                      limitationsPage: SitePages.hasLimitationsPage(course), searchPages: search?.pages,
-                     searchReused: search?.reused ?? false, searchPending: pending, searchUnavailable: options.search && indexer == nil)
+                     searchReused: search?.reused ?? false, searchPending: pending, searchPendingCopies: pendingCopies,
+                     searchUnavailable: options.search && indexer == nil)
     }
 
     /// Freeing a large course's parsed documents and pages takes tens of milliseconds: a
@@ -173,12 +186,21 @@ package struct Pipeline: Sendable {
     /// the pages of a searchable site when `options.search` says so (the index itself is not
     /// made): for tests that compare pages.
     package func siteFiles(_ options: BuildCommandOptions) throws(PipelineError) -> (checked: Checked, files: [SiteFile]) {
+        let (checked, files, _) = try siteFilesAndSearchCopies(options)
+        return (checked, files)
+    }
+
+    /// `siteFiles`, with the search copies of the lesson pages (`SearchCopy`) that the index
+    /// would read.
+    package func siteFilesAndSearchCopies(_ options: BuildCommandOptions) throws(PipelineError)
+        -> (checked: Checked, files: [SiteFile], searchCopies: [SiteFile]) {
         var (checked, input) = try checkedSite(options, validatingDestination: false, search: options.search)
         do {
             let drawings = input.diagrams
-            let files = try SitePages.files(input)
+            let sink = CollectingSink()
+            try SitePages.render(input, into: sink)
             checked.report.cacheRefusals += drawings?.refusedEntries ?? 0
-            return (checked, files)
+            return (checked, sink.files, sink.searchCopies)
         } catch {
             throw siteError(.render, error)
         }
@@ -607,10 +629,10 @@ package struct Pipeline: Sendable {
 
     /// The search index of the staged site, before it is swapped in: a site is never in place
     /// with a search page and no index.
-    func index(_ staging: SiteStaging, with indexer: SearchIndexer, pages: [String],
+    func index(_ staging: SiteStaging, with indexer: SearchIndexer, pages: [String], copies: [String: String] = [:],
                previous: String?) throws(PipelineError) -> SearchIndexer.Outcome {
         do {
-            return try indexer.index(site: staging.folder, pages: pages, previous: previous)
+            return try indexer.index(site: staging.folder, pages: pages, copies: copies, previous: previous)
         } catch {
             staging.discard()
             throw PipelineError(.index, path: indexer.executable, status: error.timedOut ? .searchTimedOut : .siteNotWritten,
@@ -620,9 +642,10 @@ package struct Pipeline: Sendable {
     }
 
     /// A new search index for the site in place at `out`, made from `pages` after they were
-    /// written (`BuildCommandOptions.searchAfterPages`): the site is staged again from its own
-    /// files (hard links), indexed, and swapped in, so that a reader never sees half an index.
-    package func refreshIndex(out: String, pages: [String]) throws(PipelineError) -> SearchIndexer.Outcome? {
+    /// written (`BuildCommandOptions.searchAfterPages`), or from their search `copies` when
+    /// the build made them: the site is staged again from its own files (hard links), indexed,
+    /// and swapped in, so that a reader never sees half an index.
+    package func refreshIndex(out: String, pages: [String], copies: [SiteFile] = []) throws(PipelineError) -> SearchIndexer.Outcome? {
         guard let indexer = SearchIndexer.locate() else { return nil }
         let staging: SiteStaging
         do {
@@ -643,7 +666,16 @@ package struct Pipeline: Sendable {
                                     diagnostic: .error(.siteNotWritten, "cannot index the site for search: \(error.localizedDescription)", at: nil))
             }
         }
-        let outcome = try index(staging, with: indexer, pages: pages, previous: nil)
+        for copy in copies {
+            do throws(SiteWriteError) {
+                try staging.addSearchCopy(copy)
+            } catch {
+                staging.discard()
+                throw siteError(.index, error)
+            }
+        }
+        let outcome = try index(staging, with: indexer, pages: pages, copies: staging.searchCopies, previous: nil)
+        staging.removeSearchCopies()
         try write(staging, out: out)
         return outcome
     }
