@@ -24,8 +24,9 @@ struct SearchCopyTests {
         for (page, copy) in zip(pages, copies) {
             let text = String(decoding: page.bytes, as: UTF8.self), copied = String(decoding: copy.bytes, as: UTF8.self)
             // The page lists both lessons (twice) and its sections; the copy lists nothing.
-            #expect(text.contains("toc-sections") && text.contains("class=\"page-map\""))
-            #expect(!copied.contains("toc-sections") && !copied.contains("class=\"page-map\"") && !copied.contains("<li"))
+            #expect(text.contains("toc-sections") && text.contains("class=\"page-map\"") && text.contains("aria-current=\"page\""))
+            #expect(!copied.contains("toc-sections") && !copied.contains("class=\"page-map\"") && !copied.contains("aria-current=\"page\""))
+            #expect(copied.components(separatedBy: "<ol class=\"toc\">").count == 3)
             #expect(copied.count < text.count)
         }
         let root = temporaryFolder("search-copy")
