@@ -181,7 +181,7 @@ package struct CourseWatch: Sendable {
             report(Round(number: number, changed: changed.map(plan.display), outcome: outcome))
             if case .built(let built) = outcome, let pages = built.searchPending, let out {
                 do throws(PipelineError) {
-                    indexed(.success(try Pipeline().refreshIndex(out: out, pages: pages)))
+                    indexed(.success(try Pipeline().refreshIndex(out: out, pages: pages, copies: built.searchPendingCopies)))
                 } catch {
                     indexed(.failure(error))
                 }

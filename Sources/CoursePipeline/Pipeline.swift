@@ -86,6 +86,8 @@ package struct Pipeline: Sendable {
         package var searchReused: Bool = false
         /// The pages still to index (`searchAfterPages`): `refreshIndex` indexes them.
         package var searchPending: [String]?
+        /// Their search copies (`SearchCopy`), for `refreshIndex`; empty when they have none.
+        package var searchPendingCopies: [SiteFile] = []
         /// Whether Pagefind was looked for and not found (the command says so).
         package var searchUnavailable: Bool
     }
@@ -120,13 +122,21 @@ package struct Pipeline: Sendable {
                      linkedFiles: context.sitePlan!.linkedFiles.count, lessonPages: course.lessons.count,
                      limitationsPage: SitePages.hasLimitationsPage(course), searchPages: context.searchOutcome?.pages,
                      searchReused: context.searchOutcome?.reused ?? false, searchPending: context.searchPending,
-                     searchUnavailable: options.search && context.indexer == nil)
+                     searchPendingCopies: context.searchPendingCopies, searchUnavailable: options.search && context.indexer == nil)
     }
 
     /// The files `build` would write, kept in memory instead (`--out` is not looked at), with
     /// the pages of a searchable site when `options.search` says so (the index itself is not
     /// made): for tests that compare pages.
     package func siteFiles(_ options: BuildCommandOptions) throws(PipelineError) -> (checked: Checked, files: [SiteFile]) {
+        let (checked, files, _) = try siteFilesAndSearchCopies(options)
+        return (checked, files)
+    }
+
+    /// `siteFiles`, with the search copies of the lesson pages (`SearchCopy`) that the index
+    /// would read.
+    package func siteFilesAndSearchCopies(_ options: BuildCommandOptions) throws(PipelineError)
+        -> (checked: Checked, files: [SiteFile], searchCopies: [SiteFile]) {
         var context = PipelineContext(.build, options: options.shared)
         context.forPages = true
         context.out = options.out
@@ -134,25 +144,38 @@ package struct Pipeline: Sendable {
         context.search = options.search
         let render = PipelineStep(name: .render) { pipeline, context throws(PipelineError) in
             do throws(SiteWriteError) {
-                context.files = try SitePages.files(context.siteInput.take()!)
+                let sink = CollectingSink()
+                try SitePages.render(context.siteInput.take()!, into: sink)
+                (context.files, context.searchCopies) = (sink.files, sink.searchCopies)
             } catch {
                 throw pipeline.siteError(error)
             }
         }
         try run([.read, .run, .judge, render], &context)
-        return (Self.withDrawings(context), context.files)
+        return (Self.withDrawings(context), context.files, context.searchCopies)
     }
 
     /// A new search index for the site in place at `out`, made from `pages` after they were
-    /// written (`BuildCommandOptions.searchAfterPages`): the site is staged again from its own
-    /// files (hard links), indexed, and swapped in, so that a reader never sees half an index.
-    package func refreshIndex(out: String, pages: [String]) throws(PipelineError) -> SearchIndexer.Outcome? {
+    /// written (`BuildCommandOptions.searchAfterPages`), or from their search `copies` when
+    /// the build made them: the site is staged again from its own files (hard links), indexed,
+    /// and swapped in, so that a reader never sees half an index.
+    package func refreshIndex(out: String, pages: [String], copies: [SiteFile] = []) throws(PipelineError) -> SearchIndexer.Outcome? {
         guard let indexer = SearchIndexer.locate() else { return nil }
         var context = PipelineContext(.build, options: SharedOptions())
         context.out = out
         let index = PipelineStep(name: .index) { pipeline, context throws(PipelineError) in
             try pipeline.restage(&context)
-            context.searchOutcome = try pipeline.index(context.staging!, with: indexer, pages: pages, previous: nil)
+            let staging = context.staging!
+            for copy in copies {
+                do throws(SiteWriteError) {
+                    try staging.addSearchCopy(copy)
+                } catch {
+                    staging.discard()
+                    throw pipeline.siteError(error)
+                }
+            }
+            context.searchOutcome = try pipeline.index(staging, with: indexer, pages: pages, copies: staging.searchCopies,
+                                                       previous: nil)
         }
         try run([index, .write], &context)
         return context.searchOutcome

@@ -100,6 +100,10 @@ struct PipelineContext {
     var searchOutcome: SearchIndexer.Outcome?
     /// The pages still to index after the site is in place (`searchAfterPages`).
     var searchPending: [String]?
+    /// Their search copies (`SearchCopy`), for the refresh; empty when they have none.
+    var searchPendingCopies: [SiteFile] = []
+    /// The pages' search copies, in memory (`siteFilesAndSearchCopies`).
+    var searchCopies: [SiteFile] = []
 
     init(_ pipeline: PipelineName, options: SharedOptions) {
         self.pipeline = pipeline

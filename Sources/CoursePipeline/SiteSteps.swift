@@ -46,18 +46,26 @@ extension Pipeline {
     func index(_ context: inout PipelineContext) throws(PipelineError) {
         guard let indexer = context.indexer, let staging = context.staging else { return }
         let pages = context.loaded.course.lessons.map(SitePages.pageName)
+        let copies = staging.searchCopies
         if context.searchAfterPages {
-            context.searchOutcome = indexer.reuse(site: staging.folder, pages: pages, previous: context.out!)
-            if context.searchOutcome == nil { context.searchPending = pages }
+            context.searchOutcome = indexer.reuse(site: staging.folder, pages: pages, copies: copies, previous: context.out!)
+            if context.searchOutcome == nil {
+                context.searchPending = pages
+                // Kept for the refresh, which stages the site again from its own files.
+                context.searchPendingCopies = copies.keys.sorted().compactMap { page in
+                    readFile(atPath: staging.folder + "/" + SearchCopy.folder + "/" + page)
+                        .map { SiteFile(path: page, bytes: $0) }
+                }
+            }
         } else {
-            context.searchOutcome = try index(staging, with: indexer, pages: pages, previous: context.out)
+            context.searchOutcome = try index(staging, with: indexer, pages: pages, copies: copies, previous: context.out)
         }
     }
 
-    func index(_ staging: SiteStaging, with indexer: SearchIndexer, pages: [String],
+    func index(_ staging: SiteStaging, with indexer: SearchIndexer, pages: [String], copies: [String: String] = [:],
                previous: String?) throws(PipelineError) -> SearchIndexer.Outcome {
         do {
-            return try indexer.index(site: staging.folder, pages: pages, previous: previous)
+            return try indexer.index(site: staging.folder, pages: pages, copies: copies, previous: previous)
         } catch {
             staging.discard()
             throw PipelineError(path: indexer.pagefind.executable, status: error.timedOut ? .searchTimedOut : .siteNotWritten,
@@ -94,8 +102,10 @@ extension Pipeline {
 
     // MARK: write
 
-    /// The staged site in place of the destination.
+    /// The staged site in place of the destination, without the search copies of its pages
+    /// (`SearchCopy`), which only Pagefind reads.
     func write(_ context: inout PipelineContext) throws(PipelineError) {
+        context.staging!.removeSearchCopies()
         do {
             try context.staging!.commit()
         } catch {

@@ -27,6 +27,14 @@ package protocol SiteSink: Sendable {
     /// `ChunkedWriter.chunkSize` bytes as they come. A failure to write is thrown once
     /// `produce` returns; what it writes after the failure is dropped.
     func addStreamed(path: String, _ produce: (_ write: (String) -> Void) -> Void) throws(SiteWriteError)
+
+    /// What the search indexer reads in place of a lesson page (`SearchCopy`): kept out of the
+    /// site. A sink that indexes nothing drops it.
+    func addSearchCopy(_ file: SiteFile) throws(SiteWriteError)
+}
+
+extension SiteSink {
+    package func addSearchCopy(_ file: SiteFile) throws(SiteWriteError) {}
 }
 
 /// Text gathered into chunks of about `chunkSize` bytes, each handed to `deliver` when full:
@@ -72,6 +80,7 @@ package final class ChunkedWriter {
 /// A sink that keeps the files, in the order they are added.
 package final class CollectingSink: SiteSink {
     private let collected = Locked<[SiteFile]>([])
+    private let searchCopied = Locked<[SiteFile]>([])
     private let chunkSize: Int
 
     /// `chunkSize`: how streamed files are cut while they are collected (small in tests, so
@@ -92,8 +101,15 @@ package final class CollectingSink: SiteSink {
         try add(SiteFile(path: path, bytes: bytes))
     }
 
+    package func addSearchCopy(_ file: SiteFile) throws(SiteWriteError) {
+        searchCopied.withLock { $0.append(file) }
+    }
+
     /// The files by path, sorted.
     package var files: [SiteFile] { collected.withLock { $0 }.sorted { $0.path < $1.path } }
+
+    /// The search copies of the lesson pages, by path, sorted.
+    package var searchCopies: [SiteFile] { searchCopied.withLock { $0 }.sorted { $0.path < $1.path } }
 }
 
 /// What the pages are made from: the checked course, each lesson's parsed document, what the
@@ -258,14 +274,18 @@ package enum SitePages {
 
         let common = CommonValues(course: course, words: words, swiftVersion: swiftVersion, layout: templates.layout,
                                   bodies: rendered.map(\.body), assets: assets, search: input.search)
-        @Sendable func page(_ title: String, _ values: TemplateRecord, content: String, description: String = "") -> SiteFile {
+        @Sendable func layoutValues(_ title: String, _ values: TemplateRecord, content: String, description: String = "") -> TemplateRecord {
             var layout = values
             layout["pageTitle"] = .text(title)
             layout["pageDescription"] = .text(description)
             layout["content"] = .html(content)
             layout["stylesheets"] = common.stylesheets(PageStyles(content: content))
-            return SiteFile(path: "", bytes: Array(templates.layout.render(layout).utf8))
+            return layout
         }
+        @Sendable func page(_ title: String, _ values: TemplateRecord, content: String, description: String = "") -> SiteFile {
+            SiteFile(path: "", bytes: Array(templates.layout.render(layoutValues(title, values, content: content, description: description)).utf8))
+        }
+        let searchCopies = input.search && SearchCopy.applies(to: templates)
         @Sendable func title(_ lesson: Lesson) -> String { lesson.title ?? lesson.slug }
 
         // The index.
@@ -317,11 +337,14 @@ package enum SitePages {
             values["previous"] = link(number - 1)
             values["next"] = link(number + 1)
             // What a search engine shows of the page: the lesson's lead, or its first sentence.
-            var file = page("\(title(lesson)) · \(course.config.title)", values, content: templates.lesson.render(values),
-                            description: plainText(ofHTML: body.summary))
-            file.path = pageName(lesson)
+            let layout = layoutValues("\(title(lesson)) · \(course.config.title)", values, content: templates.lesson.render(values),
+                                      description: plainText(ofHTML: body.summary))
+            let file = SiteFile(path: pageName(lesson), bytes: Array(templates.layout.render(layout).utf8))
             do throws(SiteWriteError) {
                 try sink.add(file)
+                if searchCopies {
+                    try sink.addSearchCopy(SiteFile(path: file.path, bytes: Array(templates.layout.render(SearchCopy.values(layout)).utf8)))
+                }
                 return nil
             } catch {
                 return error

@@ -308,6 +308,30 @@ package final class SiteStaging: SiteSink, @unchecked Sendable {
         }
     }
 
+    /// Writes the copy into the staging folder's `SearchCopy.folder`, and keeps its digest.
+    package func addSearchCopy(_ file: SiteFile) throws(SiteWriteError) {
+        let path = try stagedPath(SearchCopy.folder + "/" + file.path)
+        do {
+            try writeNewFile(file.bytes, to: path)
+        } catch {
+            throw failure(error)
+        }
+        var hash = SHA256()
+        hash.update(file.bytes)
+        let digest = hash.finalize()
+        copied.withLock { $0[file.path] = digest }
+    }
+
+    /// The search copies written (`addSearchCopy`), by path inside `SearchCopy.folder`, with
+    /// the SHA-256 of each.
+    package var searchCopies: [String: String] { copied.withLock { $0 } }
+    private let copied = Locked<[String: String]>([:])
+
+    /// Removes the search copies, before the site is put in place.
+    package func removeSearchCopies() {
+        try? FileManager.default.removeItem(at: staging.appendingPathComponent(SearchCopy.folder))
+    }
+
     /// Writes the file straight into the staging folder, a chunk at a time.
     package func addStreamed(path: String, _ produce: ((String) -> Void) -> Void) throws(SiteWriteError) {
         let staged = try stagedPath(path)

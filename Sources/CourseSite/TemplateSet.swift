@@ -14,6 +14,9 @@ package struct TemplateSet: Sendable {
     package var search: Template
     /// Files copied into the site's `assets/` folder, by name.
     package var assets: [String: [UInt8]]
+    /// Whether the layout is the built-in one (the course's templates folder has none): the
+    /// search index may then read the lesson pages without their navigation (`SearchCopy`).
+    package var layoutIsBuiltIn = true
 
     package static let pageTemplates = ["layout.html", "index.html", "lesson.html", "limitations.html", "print.html", "search.html"]
 
@@ -28,6 +31,7 @@ package struct TemplateSet: Sendable {
     package static func load(folder: String?, displayFolder: String,
                              trustedRoot: String? = nil) throws(TemplateError) -> TemplateSet {
         var texts: [String: (text: String, display: String)] = [:]
+        var ownTemplates: Set<String> = []
         var assets: [String: [UInt8]] = [:]
         for (name, text) in embeddedTemplates {
             if pageTemplates.contains(name) {
@@ -64,6 +68,7 @@ package struct TemplateSet: Sendable {
                         throw TemplateError(template: display, line: 0, message: "template is not UTF-8")
                     }
                     texts[name] = (text, display)
+                    ownTemplates.insert(name)
                 } else {
                     assets[name] = Array(data)
                 }
@@ -75,13 +80,15 @@ package struct TemplateSet: Sendable {
             }
             return try Template(name: source.display, text: source.text, schema: schema)
         }
-        return TemplateSet(layout: try template("layout.html", SiteSchema.layout),
-                           index: try template("index.html", SiteSchema.index),
-                           lesson: try template("lesson.html", SiteSchema.lesson),
-                           limitations: try template("limitations.html", SiteSchema.limitations),
-                           print: try template("print.html", SiteSchema.print),
-                           search: try template("search.html", SiteSchema.search),
-                           assets: assets)
+        var set = TemplateSet(layout: try template("layout.html", SiteSchema.layout),
+                              index: try template("index.html", SiteSchema.index),
+                              lesson: try template("lesson.html", SiteSchema.lesson),
+                              limitations: try template("limitations.html", SiteSchema.limitations),
+                              print: try template("print.html", SiteSchema.print),
+                              search: try template("search.html", SiteSchema.search),
+                              assets: assets)
+        set.layoutIsBuiltIn = !ownTemplates.contains("layout.html")
+        return set
     }
 }
 
