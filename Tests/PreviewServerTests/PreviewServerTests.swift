@@ -7,7 +7,9 @@ import Testing
 /// link that leads there.
 func previewSite() throws -> (root: URL, site: String) {
     let root = temporaryFolder("preview")
-    let real = String(cString: realpath(root.path, nil))
+    let resolved = realpath(root.path, nil)!
+    defer { free(resolved) }
+    let real = String(cString: resolved)
     let site = real + "/site"
     try FileManager.default.createDirectory(atPath: site + "/assets", withIntermediateDirectories: true)
     try "<!DOCTYPE html><html><body><h1>Index</h1></body></html>".write(toFile: site + "/index.html", atomically: true, encoding: .utf8)
