@@ -565,6 +565,9 @@ private final class RunSession: Sendable {
             }
         }
         if !coreErrors.isEmpty {
+            // A lifted batch's types meet no name the core uses; should one still change the
+            // core, each program alone says what it does.
+            if lifted { return indices }
             state.withLock { $0.coreErrors = coreErrors }
             return []
         }
