@@ -409,6 +409,17 @@ package enum ScenarioProgram {
         return "\n" + top + "\nfunc __coursebookScenario\(index)() throws {\n" + body + "__coursebookEnd()\n}\n"
     }
 
+    /// The scenario whose function (`__coursebookScenarioN`, or a closure inside it) a linker's
+    /// place names in its mangled form (`$s4main23__coursebookScenario12yyKF`); nil for none.
+    package static func scenario(linkedIn place: String) -> Int? {
+        let name = "__coursebookScenario"
+        guard let found = place.range(of: name) else { return nil }
+        let digits = place[found.upperBound...].prefix { $0.isASCII && $0.isNumber }
+        let after = place[found.upperBound...].dropFirst(digits.count)
+        guard after.hasPrefix("yyKF") || after.hasPrefix("()") else { return nil }
+        return Int(digits)
+    }
+
     /// The words of a scenario's code, comments and strings included: every name it could
     /// mention (more than it does, which only keeps more scenarios apart).
     package static func words(in code: String) -> Set<String> {

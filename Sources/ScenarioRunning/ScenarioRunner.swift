@@ -560,6 +560,10 @@ private final class RunSession: Sendable {
                 coreErrors.append(lessonDiagnostic(diagnostic, coreDisplay: core.displayPath))
             } else if let owner = indices.first(where: { owns(jobs[$0].source, diagnostic) }) {
                 blamed.insert(owner)
+            } else if diagnostic.fromLinker, let owner = ScenarioProgram.scenario(linkedIn: diagnostic.linkerPlace),
+                      indices.contains(owner) {
+                // The linker names the scenario's function (`undefined reference to 'round'`).
+                blamed.insert(owner)
             } else {
                 unplaced = true
             }

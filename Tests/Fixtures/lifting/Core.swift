@@ -1,5 +1,5 @@
-// A core with what makes batching hard: a class whose deinit prints, mutable global state, an
-// error type, a struct that prints its type name.
+// The batching fixture's core without its Glibc (a program alone then links no libm): a class
+// whose deinit prints, mutable global state, an error type, a struct that prints its type name.
 
 final class Resource {
     let name: String
@@ -21,14 +21,4 @@ struct Point { var x = 1, y = 2 }
 func failing(_ shouldFail: Bool) throws -> Int {
     if shouldFail { throw CoreError.refused("no") }
     return 42
-}
-
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Ends the program where it is, as `exit` does: a scenario calls it without importing
-/// anything, so it stays batched (an `import` would give it a program of its own).
-func endProgram(_ status: Int32) -> Never {
-    exit(status)
 }
