@@ -92,13 +92,40 @@ package struct ScenarioShape: Sendable, Equatable {
     /// It declares `@main`: it must be compiled as a library file with no top-level code.
     package var hasMainAttribute: Bool
 
-    package init(needsOwnProgram: Bool, hasMainAttribute: Bool) {
+    /// For a program of its own (a group's, or a scenario's that declares types): how a batch
+    /// of such programs can hold it, its type declarations lifted to the top level of a file
+    /// of the batch (module `main`, so their names stay `main.Foo`); nil when it must be
+    /// compiled alone.
+    package var hoisting: ScenarioHoisting?
+
+    package init(needsOwnProgram: Bool, hasMainAttribute: Bool, hoisting: ScenarioHoisting? = nil) {
         self.needsOwnProgram = needsOwnProgram || hasMainAttribute
         self.hasMainAttribute = hasMainAttribute
+        self.hoisting = hasMainAttribute ? nil : hoisting
     }
 
     /// A scenario that a function can hold.
     package static let batchable = ScenarioShape(needsOwnProgram: false, hasMainAttribute: false)
+}
+
+/// The type declarations of a scenario (or of a group's concatenation) that a batch lifts to
+/// the top level of the scenario's file, the rest of its code staying in the function that
+/// runs it: whole lines of its code, each range holding one or more declarations and nothing
+/// else, and the names they declare at the top level. Read from the syntax tree (see
+/// SwiftReading's `ShapeReading`), which gives one only where every top-level declaration that
+/// a function cannot hold is a type (`struct`, `class`, `enum`, `protocol`, `typealias`) or an
+/// extension of one of those, and none of them mentions a name the scenario's top-level code
+/// declares.
+package struct ScenarioHoisting: Sendable, Equatable {
+    /// Lines of the code (1-based, both ends included), in order.
+    package var lines: [ClosedRange<Int>]
+    /// The names the lifted declarations declare at the top level.
+    package var names: [String]
+
+    package init(lines: [ClosedRange<Int>], names: [String]) {
+        self.lines = lines
+        self.names = names
+    }
 }
 
 /// A scenario to run, and its shape.

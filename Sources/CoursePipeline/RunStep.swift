@@ -257,10 +257,19 @@ extension Pipeline {
             let (source, reading) = pair
             // A group's program is the concatenation of its blocks as `main.swift` (with the
             // file that marks where each block ends): a program of its own.
-            let ownProgram = source.isGroup || corePlaces || reading.needsOwnProgram || !coreNames.isDisjoint(with: reading.declaredNames)
-                || (index < traps.count && traps[index])
+            let trap = index < traps.count && traps[index]
+            let shadowsCore = !coreNames.isDisjoint(with: reading.declaredNames)
+            let ownProgram = source.isGroup || corePlaces || reading.needsOwnProgram || shadowsCore || trap
+            // A program of its own that a batch of such programs may still hold, its types
+            // lifted out (see SwiftReading's `TypeHoisting`): never one whose names the core
+            // files use, nor one expected to trap (its message is the program alone's).
+            let hoisting = reading.hoisting.flatMap { hoisting -> ScenarioHoisting? in
+                guard ownProgram, !corePlaces, !trap, !shadowsCore, coreNames.isDisjoint(with: hoisting.names) else { return nil }
+                return hoisting
+            }
             return ScenarioJob(source: source, shape: ScenarioShape(needsOwnProgram: ownProgram,
-                                                                     hasMainAttribute: reading.hasMainAttribute))
+                                                                     hasMainAttribute: reading.hasMainAttribute,
+                                                                     hoisting: hoisting))
         }
     }
 

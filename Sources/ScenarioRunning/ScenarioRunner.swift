@@ -130,12 +130,47 @@ package struct ScenarioRunner: Sendable {
     /// code of `main.swift` (main-actor isolated, its variables globals) otherwise than a
     /// function's body, so a batch could not promise the answer `main.swift` gives there.
     func batchable(_ source: ScenarioSource) -> Bool {
-        source.goal == .run && !source.isGroup && source.languageMode == settings.languageMode
+        !source.isGroup && sharesPrograms(source)
+    }
+
+    /// What `batchable` asks of a batch of either kind: a program in the run's language mode,
+    /// that mode 5, importing no module of the course.
+    func sharesPrograms(_ source: ScenarioSource) -> Bool {
+        source.goal == .run && source.languageMode == settings.languageMode
             && (settings.languageMode ?? compiler.defaultLanguageMode) == .swift5 && imports(source).isEmpty
     }
 
     /// Whether a job goes into a batch: its source allows it and its shape does.
     func batchable(_ job: ScenarioJob) -> Bool { batchable(job.source) && !job.shape.needsOwnProgram }
+
+    /// Whether a program of its own may go into a batch of such programs, its types lifted out
+    /// (`ScenarioProgram.liftedBatch`): its shape says how, and it names none of the batch's
+    /// own functions.
+    func liftable(_ job: ScenarioJob) -> Bool {
+        job.shape.needsOwnProgram && job.shape.hoisting != nil && sharesPrograms(job.source)
+            && !job.source.code.contains("__coursebook")
+    }
+
+    /// `indices` (liftable jobs) put into batches, in order, each scenario into the first batch
+    /// where none of its lifted names is a word of another member's code and no member's
+    /// lifted name is one of its words: a batch compiles what each member compiles alone (a
+    /// scenario that uses a name it does not declare fails as it does alone), and no type of
+    /// one changes what a name of another means.
+    static func liftedBatches(_ indices: [Int], jobs: [ScenarioJob]) -> [[Int]] {
+        var batches: [(members: [Int], names: Set<String>, words: Set<String>)] = []
+        for index in indices {
+            let names = Set(jobs[index].shape.hoisting?.names ?? [])
+            let words = ScenarioProgram.words(in: jobs[index].source.code)
+            if let at = batches.firstIndex(where: { $0.names.isDisjoint(with: words) && names.isDisjoint(with: $0.words) }) {
+                batches[at].members.append(index)
+                batches[at].names.formUnion(names)
+                batches[at].words.formUnion(words)
+            } else {
+                batches.append(([index], names, words))
+            }
+        }
+        return batches.map(\.members)
+    }
 
     /// Compiles and runs what the cache did not hold, now that every scenario's shape is known
     /// (`jobs`: the sources given to `start`, in the same order).
@@ -278,6 +313,14 @@ package struct ScenarioRunner: Sendable {
     func batchProgram(_ scenarios: [(index: Int, source: ScenarioSource)]) -> (files: [(name: String, contents: String)], runnerObject: String?) {
         let runnerObject = batchRunnerObject()
         return (ScenarioProgram.batch(scenarios, fileCount: settings.parallelism, linkedRunner: runnerObject != nil),
+                runnerObject)
+    }
+
+    /// The files of a lifted batch of `jobs` (see `liftable`), and the runner object it links.
+    func liftedBatchProgram(_ jobs: [(index: Int, job: ScenarioJob)]) -> (files: [(name: String, contents: String)], runnerObject: String?) {
+        let runnerObject = batchRunnerObject()
+        let scenarios = jobs.map { (index: $0.index, source: $0.job.source, hoisting: $0.job.shape.hoisting ?? ScenarioHoisting(lines: [], names: [])) }
+        return (ScenarioProgram.liftedBatch(scenarios, fileCount: settings.parallelism, linkedRunner: runnerObject != nil),
                 runnerObject)
     }
 
@@ -469,14 +512,23 @@ private final class RunSession: Sendable {
         guard !runner.isCancelled else { return }
         var alone: [Int] = []
         var together: [Int] = []
+        var lifting: [Int] = []
         for index in indices {
             if runner.batchable(jobs[index]) {
                 together.append(index)
+            } else if runner.liftable(jobs[index]) {
+                lifting.append(index)
             } else {
                 alone.append(index)
             }
         }
         alone += runTogether(together)
+        // Programs of their own whose types a batch can lift out, in batches whose members'
+        // names meet nowhere.
+        for batch in ScenarioRunner.liftedBatches(lifting, jobs: jobs) {
+            guard coreErrors == nil, !runner.isCancelled else { break }
+            alone += runTogether(batch, lifted: true)
+        }
         guard coreErrors == nil, !runner.isCancelled else { return }
         let ordered = alone.sorted()
         // Programs of one scenario compile side by side; a single one uses every core itself.
@@ -491,9 +543,9 @@ private final class RunSession: Sendable {
     /// Compiles the scenarios into one program and runs them. Returns the scenarios that must
     /// be compiled on their own: those the compiler blamed (inside a function they may not be
     /// valid, alone they may), and any left when the blame could not be placed.
-    private func runTogether(_ indices: [Int]) -> [Int] {
+    private func runTogether(_ indices: [Int], lifted: Bool = false) -> [Int] {
         guard indices.count > 1 else { return indices }
-        let batch = compileTogether(indices)
+        let batch = compileTogether(indices, lifted: lifted)
         if batch.compiled.succeeded {
             return execute(program: batch.program, indices: indices, in: batch.folder)
         }
@@ -509,18 +561,25 @@ private final class RunSession: Sendable {
                 coreErrors.append(lessonDiagnostic(diagnostic, coreDisplay: core.displayPath))
             } else if let owner = indices.first(where: { owns(jobs[$0].source, diagnostic) }) {
                 blamed.insert(owner)
+            } else if diagnostic.fromLinker, let owner = ScenarioProgram.scenario(linkedIn: diagnostic.linkerPlace),
+                      indices.contains(owner) {
+                // The linker names the scenario's function (`undefined reference to 'round'`).
+                blamed.insert(owner)
             } else {
                 unplaced = true
             }
         }
         if !coreErrors.isEmpty {
+            // A lifted batch's types meet no name the core uses; should one still change the
+            // core, each program alone says what it does.
+            if lifted { return indices }
             state.withLock { $0.coreErrors = coreErrors }
             return []
         }
         if unplaced || blamed.isEmpty {
-            return narrow(indices)
+            return narrow(indices, lifted: lifted)
         }
-        return blamed.sorted() + runTogether(indices.filter { !blamed.contains($0) })
+        return blamed.sorted() + runTogether(indices.filter { !blamed.contains($0) }, lifted: lifted)
     }
 
     /// A batch whose compile failed with errors that name no scenario (a linker's, say): finds
@@ -529,13 +588,13 @@ private final class RunSession: Sendable {
     /// ⌈log₂ n⌉ compiles, one more for the rest when the last step did not already compile it,
     /// and its own program. The culprit is compiled alone, whose answer is the truth anyway;
     /// with several, the rest fails again and is narrowed again.
-    private func narrow(_ indices: [Int]) -> [Int] {
+    private func narrow(_ indices: [Int], lifted: Bool) -> [Int] {
         var suspects = indices[...]
         var lastSuccess: (without: Set<Int>, batch: CompiledBatch)?
         while suspects.count > 1 {
             guard !runner.isCancelled else { return [] }
             let half = Set(suspects.prefix(suspects.count / 2))
-            let attempt = compileTogether(indices.filter { !half.contains($0) })
+            let attempt = compileTogether(indices.filter { !half.contains($0) }, lifted: lifted)
             if attempt.compiled.succeeded {
                 suspects = suspects.prefix(half.count)
                 lastSuccess = (half, attempt)
@@ -548,7 +607,7 @@ private final class RunSession: Sendable {
             let rest = indices.filter { $0 != culprit }
             return [culprit] + execute(program: lastSuccess.batch.program, indices: rest, in: lastSuccess.batch.folder)
         }
-        return [culprit] + runTogether(indices.filter { $0 != culprit })
+        return [culprit] + runTogether(indices.filter { $0 != culprit }, lifted: lifted)
     }
 
     /// The program compiled ahead of the shapes, when it is the one asked for and not yet taken.
@@ -567,14 +626,15 @@ private final class RunSession: Sendable {
         var folder: String
     }
 
-    private func compileTogether(_ indices: [Int]) -> CompiledBatch {
-        if let ahead = takeAhead(.batch(indices)) {
+    private func compileTogether(_ indices: [Int], lifted: Bool) -> CompiledBatch {
+        if !lifted, let ahead = takeAhead(.batch(indices)) {
             return CompiledBatch(compiled: ahead.compiled.wait(), program: ahead.program, folder: ahead.folder)
         }
         let folder = newProgramFolder("batch")
         let program = "\(folder)/program"
         state.withLock { $0.compilerRuns += 1 }
-        let made = runner.batchProgram(indices.map { ($0, jobs[$0].source) })
+        let made = lifted ? runner.liftedBatchProgram(indices.map { ($0, jobs[$0]) })
+            : runner.batchProgram(indices.map { ($0, jobs[$0].source) })
         return CompiledBatch(compiled: runner.compileBatch(files: made.files, in: folder, output: program,
                                                            runnerObject: made.runnerObject),
                              program: program, folder: folder)
@@ -588,13 +648,16 @@ private final class RunSession: Sendable {
         // Each scenario has a process of its own either way; on several cores, several copies
         // of the program (each a sandbox of its own) run their shares side by side.
         let shares = ScenarioRunner.shares(of: indices, processes: runner.settings.parallelism)
+        // A batch that holds groups reads this run's token first, as a group's program alone
+        // does, and their outputs are split at its markers.
+        let token = indices.contains { jobs[$0].source.isGroup } ? Self.groupToken() : nil
         DispatchQueue.concurrentPerform(iterations: shares.count) { share in
-            executeShare(program: program, indices: shares[share], in: folder)
+            executeShare(program: program, indices: shares[share], in: folder, token: token)
         }
         return []
     }
 
-    private func executeShare(program: String, indices: [Int], in folder: String) {
+    private func executeShare(program: String, indices: [Int], in folder: String, token: String?) {
         var remaining = indices
         while !remaining.isEmpty, !runner.isCancelled {
             var watcher = ScenarioWatcher(timeLimit: runner.settings.timeLimit, outputCap: runner.settings.outputCap,
@@ -602,13 +665,17 @@ private final class RunSession: Sendable {
             let termination: Termination
             let scenarios = [ScenarioProgram.scenariosVariable: remaining.map(String.init).joined(separator: " ")]
             do {
-                termination = try process(program, in: folder, batch: true, adding: scenarios).run(watching: &watcher)
+                var child = process(program, in: folder, batch: true, adding: scenarios)
+                if let token { child.standardInputBytes = Array((token + "\n").utf8) }
+                termination = try child.run(watching: &watcher)
             } catch {
                 record(remaining, .crashed(.exited(127), output: "", standardError: error.description))
                 return
             }
             let outcomes = watcher.outcomes(after: termination)
-            for (index, outcome) in outcomes { record([index], outcome) }
+            for (index, outcome) in outcomes {
+                record([index], token.map { jobs[index].source.isGroup ? Self.split(outcome, token: $0) : outcome } ?? outcome)
+            }
             measured(watcher.durations())
             let before = remaining.count
             remaining.removeAll { outcomes[$0] != nil }
@@ -830,7 +897,9 @@ private final class RunSession: Sendable {
     }
 
     private func owns(_ source: ScenarioSource, _ diagnostic: CompilerDiagnostic) -> Bool {
-        diagnostic.file == source.file && source.lines.contains(diagnostic.line)
+        guard diagnostic.file == source.file else { return false }
+        guard source.isGroup else { return source.lines.contains(diagnostic.line) }
+        return source.parts.contains { $0.firstLine <= diagnostic.line && diagnostic.line < $0.firstLine + max($0.lineCount, 1) }
     }
 
     /// A compiler diagnostic placed in a lesson: the line is the lesson's already (through

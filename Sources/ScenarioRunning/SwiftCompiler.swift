@@ -218,7 +218,11 @@ package struct SwiftCompiler: Sendable {
     /// nil when it cannot be (no store, or the compiler refuses it: the caller then does without).
     package func libraryObject(module: String, source: String) -> String? {
         guard let plans else { return nil }
-        let key = SHA256.hex([executable, stamp, version, module, source].joined(separator: "\u{0}"))
+        // It asks the link for no library a program alone would not get: not libm, which its
+        // `import Glibc` would (a scenario that needs `round` fails to link alone, so must a
+        // batch that holds it).
+        let autolinking = ["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "m"]
+        let key = SHA256.hex(([executable, stamp, version, module, source] + autolinking).joined(separator: "\u{0}"))
         return plans.object(key, unlessCancelled: cancellation) {
             guard let folder = plans.objectFolder else { return nil }
             let object = "\(folder)/\(module)-\(key.prefix(32)).o"
@@ -229,7 +233,7 @@ package struct SwiftCompiler: Sendable {
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             guard (try? writeAtomically(Array(source.utf8), to: scratch + "/\(module).swift", keepingPermissions: false)) != nil,
                   let made = run([executable, "-parse-as-library", "-module-name", module, "-O", "-suppress-warnings",
-                                  "-c", "\(module).swift", "-o", "\(module).o"] + moduleCacheArguments,
+                                  "-c", "\(module).swift", "-o", "\(module).o"] + autolinking + moduleCacheArguments,
                                  in: scratch, until: ContinuousClock.now + .seconds(300)),
                   made.termination.isSuccess, !made.timedOut,
                   rename(scratch + "/\(module).o", object) == 0 else { return nil }
@@ -523,6 +527,9 @@ package struct CompilerDiagnostic: Sendable, Equatable {
     package var notes: [CompilerDiagnostic] = []
     /// Said by the linker, not the compiler.
     package var fromLinker = false
+    /// What the linker put before its words (`scenarios-0.o:scenarios-0.o:function $s4main...`):
+    /// the function it was linking, which a batch reads to blame its scenario.
+    package var linkerPlace = ""
 
     /// The driver's and `clang`'s words for a link that failed ("link command failed with exit
     /// code 1 (use -v to see invocation)"), which say nothing the linker's own lines do not.
@@ -587,7 +594,8 @@ package struct CompilerDiagnostic: Sendable, Equatable {
             // can act on, where the driver only says that the link failed.
             let tool = (String(place[0]) as NSString).lastPathComponent
             if severity == "error", tool.hasPrefix("ld") || place[0].hasSuffix(".o") || place.last?.hasPrefix("function ") == true {
-                return CompilerDiagnostic(file: nil, line: 0, column: 0, severity: severity, message: message, fromLinker: true)
+                return CompilerDiagnostic(file: nil, line: 0, column: 0, severity: severity, message: message, fromLinker: true,
+                                          linkerPlace: place.joined(separator: ":"))
             }
         }
         return nil

@@ -22,19 +22,26 @@ struct ShapeReading: Equatable {
     /// the module's and could change what a name in a core file means; the runner compiles a
     /// scenario whose names the core files use as a program of its own.
     var declaredNames: [String]
+    /// For a scenario that needs a program of its own only for its type declarations: how a
+    /// batch can lift them out of the function that runs the rest (see `TypeHoisting`).
+    var hoisting: ScenarioHoisting?
 
-    init(needsOwnProgram: Bool, hasMainAttribute: Bool, declaredNames: [String] = []) {
+    init(needsOwnProgram: Bool, hasMainAttribute: Bool, declaredNames: [String] = [], hoisting: ScenarioHoisting? = nil) {
         self.needsOwnProgram = needsOwnProgram || hasMainAttribute
         self.hasMainAttribute = hasMainAttribute
         self.declaredNames = declaredNames
+        self.hoisting = hasMainAttribute ? nil : hoisting
     }
 
     /// The shape of a parsed scenario.
     init(_ file: SourceFileSyntax, code: String) {
         // Code that does not parse is compiled alone, and its errors are the compiler's own.
         var needsOwnProgram = file.hasError
+        // A reason other than a type declaration a batch could lift out (see `TypeHoisting`).
+        var otherReason = file.hasError
         var hasMainAttribute = false
         var names: [String] = []
+        var types: [DeclSyntax] = []
         for item in file.statements {
             switch item.item {
             case .decl(let declaration):
@@ -46,26 +53,31 @@ struct ShapeReading: Equatable {
                     names += variable.bindings.flatMap { Self.names(in: $0.pattern) }
                 } else {
                     needsOwnProgram = true
+                    types.append(declaration)
                 }
             case .stmt(let statement):
                 // A top-level `defer` runs at once in main.swift, at the end in a function.
-                if statement.is(DeferStmtSyntax.self) { needsOwnProgram = true }
+                if statement.is(DeferStmtSyntax.self) { needsOwnProgram = true; otherReason = true }
             case .expr:
                 break
             @unknown default:
                 needsOwnProgram = true
+                otherReason = true
             }
         }
         // `return` at the top level: a function allows it, main.swift does not.
-        if TopLevelFinder.contains(file, where: { $0.is(ReturnStmtSyntax.self) }) { needsOwnProgram = true }
+        if TopLevelFinder.contains(file, where: { $0.is(ReturnStmtSyntax.self) }) { needsOwnProgram = true; otherReason = true }
         // Top-level `await` makes main.swift asynchronous; a plain function cannot await.
         if TopLevelFinder.contains(file, where: { $0.is(AwaitExprSyntax.self) || $0.as(ForStmtSyntax.self)?.awaitKeyword != nil }) {
             needsOwnProgram = true
+            otherReason = true
         }
         // `#function` names the function around it, `#line` and `#file` the place in the file:
         // what main.swift prints only in a program of its own, where the code is main.swift.
-        if PlaceLiterals.appear(in: code) { needsOwnProgram = true }
-        self.init(needsOwnProgram: needsOwnProgram, hasMainAttribute: hasMainAttribute, declaredNames: names)
+        if PlaceLiterals.appear(in: code) { needsOwnProgram = true; otherReason = true }
+        let hoisting = otherReason || hasMainAttribute ? nil : TypeHoisting.of(file, types: types, topLevelNames: names)
+        self.init(needsOwnProgram: needsOwnProgram, hasMainAttribute: hasMainAttribute, declaredNames: names,
+                  hoisting: hoisting)
     }
 
     /// A declaration with no attribute and no modifier (`lazy`, `static`, `private`, `async` ...).

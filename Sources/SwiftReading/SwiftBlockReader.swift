@@ -13,6 +13,9 @@ package struct SwiftBlockReading: Sendable, Equatable {
     package var hasMainAttribute: Bool
     /// The names a scenario declares at its top level (see `ShapeReading`).
     package var declaredNames: [String]
+    /// How a batch of programs of their own may hold it (see `TypeHoisting`); nil when it must
+    /// be compiled alone.
+    package var hoisting: ScenarioHoisting? = nil
     package var highlighted: String?
     /// The view trees it builds, as written (see `ViewTreeReading`).
     package var trees: ScenarioTrees = .none
@@ -114,7 +117,7 @@ package struct SwiftBlockReader: Sendable {
     /// The names a core file uses, which a scenario's own top-level names must not change.
     static let identifiersSuffix = "ids"
     /// Bump when what is learned from a block, or how it is written down, changes.
-    static let formatVersion = "9"
+    static let formatVersion = "10"
 
     /// What is known of every block, in the order of `requests`, read on every core. A text
     /// asked for several times (with several needs) is read once, for the largest need.
@@ -225,10 +228,12 @@ package struct SwiftBlockReader: Sendable {
         if let deep = SwiftNesting.tooDeep(code) { return tooDeep(code, deep) }
         let tree = Parser.parse(source: code)
         let shape = ShapeReading(tree, code: code)
-        return SwiftBlockReading(problems: SyntaxFindings.of(tree, code: code), needsOwnProgram: shape.needsOwnProgram,
-                                 hasMainAttribute: shape.hasMainAttribute, declaredNames: shape.declaredNames,
-                                 highlighted: SwiftHighlighter.html(tree, code: code),
-                                 trees: ViewTreeReading.of(tree))
+        var reading = SwiftBlockReading(problems: SyntaxFindings.of(tree, code: code), needsOwnProgram: shape.needsOwnProgram,
+                                        hasMainAttribute: shape.hasMainAttribute, declaredNames: shape.declaredNames,
+                                        highlighted: SwiftHighlighter.html(tree, code: code),
+                                        trees: ViewTreeReading.of(tree))
+        reading.hoisting = shape.hoisting
+        return reading
     }
 
     /// The names of a core file that a scenario's top-level names could change (see
@@ -323,11 +328,33 @@ enum ReadingCoding {
         var text = "shape \(reading.needsOwnProgram ? 1 : 0) \(reading.hasMainAttribute ? 1 : 0)\n"
         if let unread = reading.unread { text += "unread " + encode(unread: unread) + "\n" }
         if !reading.declaredNames.isEmpty { text += "names \(reading.declaredNames.joined(separator: " "))\n" }
+        if let hoisting = reading.hoisting { text += encode(hoisting: hoisting) + "\n" }
         for problem in reading.problems {
             text += "problem \(problem.line) \(problem.column) \(TreeCoding.escaped(problem.message))\n"
         }
         text += TreeCoding.encode(reading.trees)
         return Array(text.utf8)
+    }
+
+    /// A hoisting on one line: `hoist`, its line ranges (`3-7,10-12`, or `-` for none) and the
+    /// names it declares.
+    static func encode(hoisting: ScenarioHoisting) -> String {
+        let lines = hoisting.lines.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ",")
+        return (["hoist", lines.isEmpty ? "-" : lines] + hoisting.names).joined(separator: " ")
+    }
+
+    static func decodeHoisting(_ line: Substring) -> ScenarioHoisting? {
+        let words = line.split(separator: " ")
+        guard words.count >= 2, words[0] == "hoist" else { return nil }
+        var lines: [ClosedRange<Int>] = []
+        if words[1] != "-" {
+            for range in words[1].split(separator: ",") {
+                let ends = range.split(separator: "-")
+                guard ends.count == 2, let first = Int(ends[0]), let last = Int(ends[1]), first <= last else { return nil }
+                lines.append(first...last)
+            }
+        }
+        return ScenarioHoisting(lines: lines, names: words.dropFirst(2).map(String.init))
     }
 
     /// Why a block was not read, on one line: its line, its column and the reason.
@@ -374,6 +401,7 @@ enum ReadingCoding {
         var problems: [SyntaxProblem] = []
         var names: [String] = []
         var unread: SwiftBlockReading.Unread?
+        var hoisting: ScenarioHoisting?
         var trees = TreeCoding.Decoder()
         var start = 0
         while start < bytes.count {
@@ -400,13 +428,18 @@ enum ReadingCoding {
             case "unread":
                 guard let why = decodeUnread(Array(line.dropFirst("unread ".utf8.count))) else { return nil }
                 unread = why
+            case "hoist":
+                guard let read = decodeHoisting(Substring(String(decoding: line, as: UTF8.self))) else { return nil }
+                hoisting = read
             default:
                 return nil
             }
         }
         guard let shape, let trees = trees.finish() else { return nil }
-        return SwiftBlockReading(problems: problems, needsOwnProgram: shape.own, hasMainAttribute: shape.main,
-                                 declaredNames: names, highlighted: nil, trees: trees, unread: unread)
+        var reading = SwiftBlockReading(problems: problems, needsOwnProgram: shape.own, hasMainAttribute: shape.main,
+                                        declaredNames: names, highlighted: nil, trees: trees, unread: unread)
+        reading.hoisting = hoisting
+        return reading
     }
 
     /// `decode` on characters, for a reading that is not all ASCII.
@@ -416,6 +449,7 @@ enum ReadingCoding {
         var problems: [SyntaxProblem] = []
         var names: [String] = []
         var unread: SwiftBlockReading.Unread?
+        var hoisting: ScenarioHoisting?
         var trees = TreeCoding.Decoder()
         var rest = Substring(text)
         while !rest.isEmpty {
@@ -439,13 +473,18 @@ enum ReadingCoding {
             case "unread":
                 guard let why = decodeUnread(Array(line.dropFirst("unread ".count).utf8)) else { return nil }
                 unread = why
+            case "hoist":
+                guard let read = decodeHoisting(line) else { return nil }
+                hoisting = read
             default:
                 return nil
             }
         }
         guard let shape, let trees = trees.finish() else { return nil }
-        return SwiftBlockReading(problems: problems, needsOwnProgram: shape.own, hasMainAttribute: shape.main,
-                                 declaredNames: names, highlighted: nil, trees: trees, unread: unread)
+        var reading = SwiftBlockReading(problems: problems, needsOwnProgram: shape.own, hasMainAttribute: shape.main,
+                                        declaredNames: names, highlighted: nil, trees: trees, unread: unread)
+        reading.hoisting = hoisting
+        return reading
     }
 }
 

@@ -105,11 +105,80 @@ struct DifferentialTests {
         }
     }
 
+    /// Programs of their own that a batch holds with their types lifted out (Tests/Fixtures/
+    /// lifting: every way a type's name prints, a name two scenarios declare, a name one uses
+    /// and another declares, an extension of Int, a type that uses a global, a literal's
+    /// default type, groups) end batched as they end alone; those that must stay alone do.
+    @Test func everyLiftedProgramEndsBatchedAsItEndsAlone() throws {
+        let course = try CourseLoader.load(folder: fixtures.appendingPathComponent("lifting").path).course
+        let compiler = try SwiftCompiler.locate(versionCache: nil)
+        let reader = SwiftBlockReader(storeFolder: nil, toolVersion: "test", compilerVersion: compiler.version)
+        let toRun = CourseCheck.scenariosToRun(course)
+        let readings = reader.read(toRun.map { ($0.source.code, .problems) })
+        let coreNames = course.coreFiles.reduce(into: Set<String>()) { $0.formUnion((try? reader.globalNames(of: $1.text).get()) ?? []) }
+        let jobs = Pipeline.jobs(toRun.map(\.source), readings: readings, coreNames: coreNames)
+        #expect(toRun.count == 28)
+        func job(_ code: String) -> ScenarioJob? { jobs.first { $0.source.code.hasPrefix(code) } }
+        // What must stay alone: an extension of Int, a type that uses the scenario's own global
+        // (alone or in a group), a literal's default type, place literals.
+        for code in ["struct Meter", "var ticks", "typealias IntegerLiteralType", "struct Where", "var made"] {
+            #expect(job(code)?.shape.hoisting == nil, "\(code) must be compiled alone")
+        }
+        let liftable = jobs.filter { $0.shape.needsOwnProgram && $0.shape.hoisting != nil }
+        #expect(liftable.count == 21)
+
+        var settings = RunSettings()
+        settings.sandbox = .required
+        let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: settings, cache: nil)
+        let batched = runner.run(jobs)
+        let alone = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: settings, cache: nil).run(jobs.map { job in
+            ScenarioJob(source: job.source, shape: ScenarioShape(needsOwnProgram: true, hasMainAttribute: job.shape.hasMainAttribute))
+        })
+        #expect(alone.compilerRuns == jobs.count)
+        // The lifted ones share two batches (the two `Twin`s, `Widget` and its user apart);
+        // the seven that do not compile or link are compiled again alone, after the compiles
+        // of their batches (each compiled again without those its type errors, then its link
+        // errors, name), and the two plain ones share a batch: at most 7 + 7 + 6 + 2, where
+        // programs alone would be 28.
+        #expect(batched.compilerRuns <= jobs.count - liftable.count + 7 + 6 + 2,
+                "\(batched.compilerRuns) compiles for \(jobs.count) programs, \(liftable.count) liftable")
+        var plainSettings = settings
+        plainSettings.sandbox = .off
+        let plain = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: plainSettings, cache: nil).run(jobs)
+        for (index, job) in jobs.enumerated() {
+            let left = batched.outcomes[index], right = alone.outcomes[index]
+            #expect(Self.same(left, right), "line \(job.source.firstLine): batched \(left), alone \(right)")
+            #expect(Self.same(plain.outcomes[index], right),
+                    "line \(job.source.firstLine): batched without the sandbox \(plain.outcomes[index]), alone \(right)")
+        }
+        // Spot checks of what "alone" means.
+        func outcome(_ code: String) -> ScenarioOutcome? {
+            toRun.firstIndex { $0.source.code.hasPrefix(code) }.map { batched.outcomes[$0] }
+        }
+        #expect(outcome("struct Planet")?.completedOutput
+                == "Planet Planet(name: \"Mars\", moons: 2) main.Planet(name: \"Mars\", moons: 2)\nPlanet main.Planet\n")
+        #expect(outcome("class Box")?.completedOutput?.hasPrefix("main.Box main.Crate main.Crate\n- main.Crate #0\n  ▿ super: main.Box\n") == true)
+        #expect(outcome("struct Twin")?.completedOutput == "Twin(side: \"left\") main.Twin\n")
+        #expect(outcome("enum Twin")?.completedOutput == "right main.Twin\n")
+        #expect(outcome("struct Widget")?.completedOutput == "Widget(label: \"widget\")\n")
+        #expect(outcome("struct Bumper")?.completedOutput == "1 2 2\n")
+        #expect(outcome("struct Half")?.completedOutput == "0 Half(value: 0)\n")
+        #expect(outcome("class Loud")?.completedOutput == "made brief kept\ndeinit brief\nend\n")
+        // `round` is libm's, which a program alone does not link: neither does a batch.
+        for code in ["struct Holder", "struct Ruler", "struct Broken", "struct Rounding", "print(Int(exactly: 2.5)"] {
+            guard case .compileFailed? = outcome(code) else {
+                Issue.record("\(code) must not compile, batched or not")
+                continue
+            }
+        }
+    }
+
     static func same(_ left: ScenarioOutcome, _ right: ScenarioOutcome) -> Bool {
         switch (left, right) {
         case let (.completed(a, _, _), .completed(b, _, _)): return a == b
         case let (.crashed(x, a, _, _), .crashed(y, b, _, _)): return x == y && a == b
         case let (.compileFailed(a, _), .compileFailed(b, _)): return a.map(\.summary) == b.map(\.summary)
+        case (.coreFailed, .coreFailed): return true
         default: return false
         }
     }

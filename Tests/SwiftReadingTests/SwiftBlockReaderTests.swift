@@ -198,6 +198,46 @@ struct SwiftBlockReaderTests {
         #expect(ReadingCoding.decode(ReadingCoding.encode(reading)) == reading)
     }
 
+    /// A scenario that declares types is a program of its own whose types a batch may lift:
+    /// their whole lines and names, kept by the store, read on bytes and on characters alike.
+    @Test func typesALiftedBatchMayLiftAreTheirLinesAndNames() throws {
+        let code = """
+            struct Point { var x = 1 }
+            let origin = Point()
+            /// A class.
+            final class Shape {
+                var sides = 3
+            }
+            extension Shape: CustomStringConvertible { var description: String { "\\(sides)" } }
+            print(origin, Shape())
+            """
+        let reading = SwiftBlockReader.reading(of: code)
+        #expect(reading.needsOwnProgram)
+        let hoisting = try #require(reading.hoisting)
+        #expect(hoisting.lines == [1...1, 4...6, 7...7])
+        #expect(hoisting.names == ["Point", "Shape"])
+        var stored = reading
+        stored.highlighted = nil
+        #expect(ReadingCoding.decode(ReadingCoding.encode(reading)) == stored)
+        let bytes = ReadingCoding.encode(reading)
+        #expect(bytes.withUnsafeBufferPointer { ReadingCoding.decode(ascii: $0) } == ReadingCoding.decode(text: bytes))
+        // No lifting: an extension of a type it does not declare, a type that uses its own
+        // global, a statement on a type's line, an actor, a literal's default type, `@main`.
+        for refused in [
+            "struct A {}\nextension Int { var a: A { A() } }\n",
+            "var count = 0\nstruct B { func next() -> Int { count + 1 } }\n",
+            "struct C {}; print(C())\n",
+            "actor D {}\n",
+            "typealias IntegerLiteralType = Double\nprint(1)\n",
+            "@main struct E { static func main() {} }\n",
+            "struct F { let line = #line }\n",
+        ] {
+            #expect(SwiftBlockReader.reading(of: refused).hoisting == nil, "\(refused)")
+        }
+        // A scenario without types has a lifting of nothing (what a group of such blocks uses).
+        #expect(SwiftBlockReader.reading(of: "print(1)\n").hoisting == ScenarioHoisting(lines: [], names: []))
+    }
+
     @Test func messagesSurviveTheStore() {
         let reading = SwiftBlockReading(problems: [SyntaxProblem(line: 2, column: 5, message: "a \\ b\nc")],
                                         needsOwnProgram: true, hasMainAttribute: false, declaredNames: ["x", "y"],
