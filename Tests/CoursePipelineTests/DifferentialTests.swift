@@ -57,12 +57,7 @@ struct DifferentialTests {
         let plain = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: plainSettings, cache: nil)
             .run(jobs)
         #expect(plain.sandbox == .off)
-        for (index, job) in jobs.enumerated() {
-            let left = batched.outcomes[index], right = alone.outcomes[index]
-            #expect(Self.same(left, right), "line \(job.source.firstLine): batched \(left), alone \(right)")
-            #expect(Self.same(plain.outcomes[index], right),
-                    "line \(job.source.firstLine): batched without the sandbox \(plain.outcomes[index]), alone \(right)")
-        }
+        Self.expectAgreement(jobs, batched: batched, alone: alone, unsandboxed: plain)
         // Spot checks of what "alone" means, so that the comparison cannot pass on two wrongs.
         func outcome(_ code: String) -> ScenarioOutcome? {
             toRun.firstIndex { $0.source.code.hasPrefix(code) }.map { batched.outcomes[$0] }
@@ -145,12 +140,7 @@ struct DifferentialTests {
         var plainSettings = settings
         plainSettings.sandbox = .off
         let plain = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles, settings: plainSettings, cache: nil).run(jobs)
-        for (index, job) in jobs.enumerated() {
-            let left = batched.outcomes[index], right = alone.outcomes[index]
-            #expect(Self.same(left, right), "line \(job.source.firstLine): batched \(left), alone \(right)")
-            #expect(Self.same(plain.outcomes[index], right),
-                    "line \(job.source.firstLine): batched without the sandbox \(plain.outcomes[index]), alone \(right)")
-        }
+        Self.expectAgreement(jobs, batched: batched, alone: alone, unsandboxed: plain)
         // Spot checks of what "alone" means.
         func outcome(_ code: String) -> ScenarioOutcome? {
             toRun.firstIndex { $0.source.code.hasPrefix(code) }.map { batched.outcomes[$0] }
@@ -170,6 +160,17 @@ struct DifferentialTests {
                 Issue.record("\(code) must not compile, batched or not")
                 continue
             }
+        }
+    }
+
+    /// Every job's outcome batched, and batched without the sandbox, is its outcome alone.
+    static func expectAgreement(_ jobs: [ScenarioJob], batched: RunReport, alone: RunReport,
+                                unsandboxed: RunReport) {
+        for (index, job) in jobs.enumerated() {
+            let left = batched.outcomes[index], right = alone.outcomes[index]
+            #expect(same(left, right), "line \(job.source.firstLine): batched \(left), alone \(right)")
+            #expect(same(unsandboxed.outcomes[index], right),
+                    "line \(job.source.firstLine): batched without the sandbox \(unsandboxed.outcomes[index]), alone \(right)")
         }
     }
 
