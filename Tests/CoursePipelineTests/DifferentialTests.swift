@@ -14,13 +14,7 @@ import Testing
 /// alone as main.swift with the core files, and ends the same way.
 struct DifferentialTests {
     @Test func everyScenarioEndsBatchedAsItEndsAlone() throws {
-        let course = try CourseLoader.load(folder: fixtures.appendingPathComponent("batching").path).course
-        let compiler = try SwiftCompiler.locate(versionCache: nil)
-        let reader = SwiftBlockReader(storeFolder: nil, toolVersion: "test", compilerVersion: compiler.version)
-        let toRun = CourseCheck.scenariosToRun(course)
-        let readings = reader.read(toRun.map { ($0.source.code, .problems) })
-        let coreNames = course.coreFiles.reduce(into: Set<String>()) { $0.formUnion((try? reader.globalNames(of: $1.text).get()) ?? []) }
-        let jobs = Pipeline.jobs(toRun.map(\.source), readings: readings, coreNames: coreNames)
+        let (course, compiler, toRun, jobs) = try Self.corpus("batching")
         #expect(toRun.count >= 40)
         // Most of the corpus is batched: the test compares something.
         #expect(jobs.filter { !$0.shape.needsOwnProgram }.count >= 35)
@@ -105,13 +99,7 @@ struct DifferentialTests {
     /// and another declares, an extension of Int, a type that uses a global, a literal's
     /// default type, groups) end batched as they end alone; those that must stay alone do.
     @Test func everyLiftedProgramEndsBatchedAsItEndsAlone() throws {
-        let course = try CourseLoader.load(folder: fixtures.appendingPathComponent("lifting").path).course
-        let compiler = try SwiftCompiler.locate(versionCache: nil)
-        let reader = SwiftBlockReader(storeFolder: nil, toolVersion: "test", compilerVersion: compiler.version)
-        let toRun = CourseCheck.scenariosToRun(course)
-        let readings = reader.read(toRun.map { ($0.source.code, .problems) })
-        let coreNames = course.coreFiles.reduce(into: Set<String>()) { $0.formUnion((try? reader.globalNames(of: $1.text).get()) ?? []) }
-        let jobs = Pipeline.jobs(toRun.map(\.source), readings: readings, coreNames: coreNames)
+        let (course, compiler, toRun, jobs) = try Self.corpus("lifting")
         #expect(toRun.count == 28)
         func job(_ code: String) -> ScenarioJob? { jobs.first { $0.source.code.hasPrefix(code) } }
         // What must stay alone: an extension of Int, a type that uses the scenario's own global
@@ -161,6 +149,19 @@ struct DifferentialTests {
                 continue
             }
         }
+    }
+
+    /// A fixture course under Tests/Fixtures read as a check reads it: its scenarios, and the
+    /// jobs the parser's shapes make of them.
+    static func corpus(_ name: String) throws
+        -> (course: Course, compiler: SwiftCompiler, toRun: [(place: ScenarioPlace, source: ScenarioSource)], jobs: [ScenarioJob]) {
+        let course = try CourseLoader.load(folder: fixtures.appendingPathComponent(name).path).course
+        let compiler = try SwiftCompiler.locate(versionCache: nil)
+        let reader = SwiftBlockReader(storeFolder: nil, toolVersion: "test", compilerVersion: compiler.version)
+        let toRun = CourseCheck.scenariosToRun(course)
+        let readings = reader.read(toRun.map { ($0.source.code, .problems) })
+        let coreNames = course.coreFiles.reduce(into: Set<String>()) { $0.formUnion((try? reader.globalNames(of: $1.text).get()) ?? []) }
+        return (course, compiler, toRun, Pipeline.jobs(toRun.map(\.source), readings: readings, coreNames: coreNames))
     }
 
     /// Every job's outcome batched, and batched without the sandbox, is its outcome alone.
