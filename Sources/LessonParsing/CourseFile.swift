@@ -143,8 +143,10 @@ struct CourseSettings {
 
     /// A string that must be there and not blank.
     private func required(_ key: CourseFile.Key, _ field: CourseFile.Field<String>) throws(CourseReadError) -> String {
-        if case .absent = field { throw CourseReadError("missing '\(key.rawValue)'", file: file, line: 1) }
-        return try optional(key, field)!
+        guard let text = try optional(key, field) else {
+            throw CourseReadError("missing '\(key.rawValue)'", file: file, line: 1)
+        }
+        return text
     }
 
     /// A string that may be left out, and is not blank when given.
