@@ -75,8 +75,11 @@ let layers: [(name: String, mayImport: [String])] = [
     ("PreviewServer", ["CourseModel", "CourseFiles", "HTMLText", "CMicroHTTPD"]),
     ("CoursePipeline", ["CourseModel", "CourseFiles", "LessonParsing", "SwiftReading",
                         "Processes", "ScenarioRunning", "CourseChecking", "CourseSite", "CourseReports",
-                        "PreviewServer", "BackgroundWork"]),
-    ("AuthorLoop", ["CourseModel", "CourseFiles", "CourseChecking", "CoursePipeline"]),
+                        "BackgroundWork"]),
+    // The author's loop around the pipeline: watch, serve (with the preview server), new,
+    // merge-reports and the editor's language server.
+    ("AuthorLoop", ["CourseModel", "CourseFiles", "LessonParsing", "CourseChecking", "CourseReports",
+                    "PreviewServer", "CoursePipeline"]),
     ("CoursebookCLI", ["CourseModel", "CourseReports", "CoursePipeline", "AuthorLoop"]),
 ]
 

@@ -243,8 +243,8 @@ extension DiagnosticID {
             return .init(.error, "the check failed, so the site was not built",
                          fix: "Fix what the check reported; `build` writes a site only for a course that passes.")
         case .reportNotWritten:
-            return .init(.error, "a report is a .json or a .xml file",
-                         fix: "Name the report `*.json` (coursebook's own) or `*.xml` (JUnit), in a folder that can be written.")
+            return .init(.error, "cannot write the report out/result.json: it is a symbolic link (to ../result.json), and coursebook writes a report only as a file of its own; give the path of the file itself",
+                         fix: "Give `--report` the path of a file (not a link), in a folder that can be written; the name ends in `.json` (coursebook's own) or `.xml` (JUnit).")
         case .reportUnreadable:
             return .init(.error, "shard-2.json: not a coursebook report",
                          fix: "Give `merge-reports` the JSON reports that `check --shard K/N --report` wrote, unchanged.")

@@ -30,7 +30,7 @@ package struct SharedOptions: Sendable, Equatable {
     /// `--output-limit`: how much a scenario may print.
     package var outputCap = RunSettings().outputCap
     /// `--report FILE`: report files to write (`.json`, `.xml`), whatever the check found.
-    package var reports: [String] = []
+    package var reports: [ReportFile] = []
     /// `--format`: how findings are printed; nil to decide from the environment.
     package var format: DiagnosticStyle?
 
@@ -106,7 +106,7 @@ package struct MergeReportsOptions: Sendable, Equatable {
     /// The shards' JSON reports.
     package var inputs: [String] = []
     /// `--report FILE`: the merged report's files.
-    package var reports: [String] = []
+    package var reports: [ReportFile] = []
     package var format: DiagnosticStyle?
 
     package init() {}

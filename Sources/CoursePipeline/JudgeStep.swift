@@ -68,9 +68,9 @@ extension Pipeline {
 
     /// `--report FILE`: each file written whole, whatever the check found. A file that cannot
     /// be written stops the command (exit status 4), after the check's findings are shown.
-    func writeReports(_ checked: Checked, of course: Course, to paths: [String]) throws(PipelineError) {
-        guard !paths.isEmpty else { return }
-        try Self.write(ReportDocument(course: course, report: checked.report), to: paths, checked: checked)
+    func writeReports(_ checked: Checked, of course: Course, to files: [ReportFile]) throws(PipelineError) {
+        guard !files.isEmpty else { return }
+        try Self.write(ReportDocument(course: course, report: checked.report), to: files, checked: checked)
     }
 
     /// What the pages are made of: the course (with the linked files the site carries), its

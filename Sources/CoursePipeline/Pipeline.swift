@@ -2,7 +2,7 @@ import BackgroundWork
 import CourseChecking
 internal import CourseFiles
 package import CourseModel
-internal import CourseReports
+package import CourseReports
 package import CourseSite
 import Foundation
 import LessonParsing
@@ -198,12 +198,9 @@ package struct Pipeline: Sendable {
     }
 
     /// A report document into files, each in the format its name asks for.
-    static func write(_ document: ReportDocument, to paths: [String], checked: Checked?) throws(PipelineError) {
-        for path in paths {
-            guard let kind = ReportKind(path: path) else {
-                throw PipelineError(path: path, status: .usage, diagnostic: .error(
-                    .reportNotWritten, "a report is a .json or a .xml file", at: nil), checked: checked)
-            }
+    package static func write(_ document: ReportDocument, to files: [ReportFile], checked: Checked?) throws(PipelineError) {
+        for file in files {
+            let path = file.path
             // A report is written by a rename over its name, which would put a file in place
             // of a link; and writing where a link points is writing where whoever made the
             // link wants (one committed to the repository may point at a file of the user's).
@@ -219,7 +216,7 @@ package struct Pipeline: Sendable {
             do {
                 let folder = (path as NSString).deletingLastPathComponent
                 if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-                try writeAtomically(kind.render(document), to: path, keepingPermissions: false)
+                try writeAtomically(file.kind.render(document), to: path, keepingPermissions: false)
             } catch {
                 throw PipelineError(path: path, status: .siteNotWritten, diagnostic: .error(
                     .reportNotWritten, "cannot write the report \(path): \(error)", at: nil), checked: checked)

@@ -23,7 +23,7 @@ extension Pipeline {
     }
 
     /// Reads `course.json`, the core files and every lesson, each parsed once.
-    func load(_ folder: String, forPages: Bool, unsaved: [String: [UInt8]] = [:]) throws(PipelineError) -> LoadedCourse {
+    package func load(_ folder: String, forPages: Bool, unsaved: [String: [UInt8]] = [:]) throws(PipelineError) -> LoadedCourse {
         do {
             return try CourseLoader.load(folder: folder, counts: counts, forPages: forPages, unsaved: unsaved)
         } catch {

@@ -20,6 +20,20 @@ package enum ReportKind: String, Sendable, Equatable {
     }
 }
 
+/// A `--report FILE`: its path and the kind its name asks for. Made only from a name that asks
+/// for one, where the command line is read, so nothing later has a suffix to refuse.
+package struct ReportFile: Sendable, Equatable {
+    package var path: String
+    package var kind: ReportKind
+
+    /// The report a file's name asks for, or nil (the name must end in `.json` or `.xml`).
+    package init?(path: String) {
+        guard let kind = ReportKind(path: path) else { return nil }
+        self.path = path
+        self.kind = kind
+    }
+}
+
 /// How findings are printed: for people and editors (`path:line:column: error: ...` on
 /// standard error), or as GitHub Actions annotations.
 package enum DiagnosticStyle: String, Sendable, Equatable, CaseIterable {

@@ -113,7 +113,7 @@ enum NewCommand {
 
     static func execute(_ options: NewLessonOptions, console: Console) -> ExitStatus {
         do {
-            let lesson = try Pipeline().newLesson(options)
+            let lesson = try NewLesson.write(options)
             console.out("wrote \(lesson.path) (its limitation note is DR\(lesson.limitNote))")
             if lesson.shortened {
                 console.out("the title is too long for a file name (255 bytes at most): the name holds its first words")
@@ -165,7 +165,7 @@ enum MergeReportsCommand {
     static func execute(_ options: MergeReportsOptions, console: Console) -> ExitStatus {
         let printer = ReportPrinter(console: console, command: Coursebook.mergeReports.name, style: options.format)
         do {
-            let merged = try Pipeline().mergeReports(options)
+            let merged = try ShardReports.merge(options)
             for diagnostic in merged.diagnosticValues { printer.show(diagnostic) }
             console.out("merged \(counted(options.inputs.count, "report")): "
                 + ReportText.statistics(compiled: merged.summary.compiled, compilerRuns: merged.summary.compilerRuns,

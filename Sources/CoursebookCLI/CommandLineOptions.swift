@@ -147,16 +147,16 @@ enum CommandLineTable {
     }
 
     /// `--report` and `--format`: what a CI reads.
-    static func reporting<Options>(_ reports: WritableKeyPath<Options, [String]> & Sendable,
+    static func reporting<Options>(_ reports: WritableKeyPath<Options, [ReportFile]> & Sendable,
                                    _ format: WritableKeyPath<Options, DiagnosticStyle?> & Sendable) -> [OptionSpec<Options>] {
         [
             OptionSpec(names: ["--report"], value: "FILE", help: "also write the result to FILE: JUnit XML when it ends in .xml, JSON when it ends in .json (repeatable)",
                        manual: "also write the result to FILE, whatever the check found: JUnit XML when it ends in `.xml`, the JSON report when it ends in `.json`; may be given more than once. A file that cannot be written is exit status 4, and so is a FILE that is a symbolic link (it is left as it is: give the path of the file itself).",
                        repeatable: true) { options, file throws(UsageError) in
-                guard let file, ReportKind(path: file) != nil else {
+                guard let file, let report = ReportFile(path: file) else {
                     throw UsageError(message: "'--report' writes a .json or a .xml file, not '\(file ?? "")'")
                 }
-                options[keyPath: reports].append(file)
+                options[keyPath: reports].append(report)
             },
             OptionSpec(names: ["--format"], value: "STYLE", help: "text, or github: findings as GitHub Actions annotations (the default when GITHUB_ACTIONS=true)",
                        manual: "`text` (default): findings on standard error as `file:line:column: error: ...`; `github`: findings as GitHub Actions annotations on standard output. `github` is the default when `GITHUB_ACTIONS=true`.") { options, text throws(UsageError) in

@@ -15,29 +15,21 @@ struct PipelineTests {
         return options
     }
 
-    /// A build with no `--out` and a new lesson with no title are wrong usage, not a site
-    /// written into "" or a lesson named after nothing.
+    /// A build with no `--out` is wrong usage, not a site written into "" (a new lesson with
+    /// no title: `NewLessonUsageTests`).
     @Test func whatIsNotGivenIsNil() throws {
-        #expect(BuildCommandOptions().out == nil && NewLessonOptions().title == nil)
+        #expect(BuildCommandOptions().out == nil)
         // A course that is not there: whatever goes wrong, nothing is written anywhere.
         let root = temporaryFolder("pipeline-not-given")
         defer { try? FileManager.default.removeItem(at: root) }
         let nowhere = root.appendingPathComponent("no-course").path
         var build = BuildCommandOptions()
         build.shared.course = nowhere
-        var lesson = NewLessonOptions()
-        lesson.course = nowhere
         #expect {
             try Pipeline().build(build)
         } throws: { error in
             (error as? PipelineError)?.status == .usage
                 && (error as? PipelineError)?.diagnostic.summary == "'--out DIR' is required: the folder to write the site into"
-        }
-        #expect {
-            try Pipeline().newLesson(lesson)
-        } throws: { error in
-            (error as? PipelineError)?.status == .usage
-                && (error as? PipelineError)?.diagnostic.summary == "the lesson's title is missing: 'coursebook new lesson TITLE [COURSE_DIR]'"
         }
     }
 

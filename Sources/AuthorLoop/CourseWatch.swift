@@ -1,5 +1,6 @@
 internal import CourseFiles
 internal import CourseModel
+package import CoursePipeline
 import Foundation
 import LessonParsing
 

@@ -1,13 +1,15 @@
 internal import CourseFiles
 internal import CourseModel
+package import CoursePipeline
 package import CourseReports
 import Foundation
 
-extension Pipeline {
+/// `coursebook merge-reports`: the JSON reports of a check's shards made one.
+package enum ShardReports {
     /// `coursebook merge-reports SHARD.json ...`: the shards' JSON reports read and joined
     /// into one verdict (`ReportMerge`), written to `--report` files when asked. A report that
     /// cannot be read, or reports that do not make one whole course, stop it (exit status 2).
-    package func mergeReports(_ options: MergeReportsOptions) throws(PipelineError) -> ReportDocument {
+    package static func merge(_ options: MergeReportsOptions) throws(PipelineError) -> ReportDocument {
         var documents: [(file: String, document: ReportDocument)] = []
         for file in options.inputs {
             guard let bytes = readFile(atPath: file) else {
@@ -25,7 +27,7 @@ extension Pipeline {
         } catch {
             throw Self.unreadable(error.file, error.reason)
         }
-        try Self.write(merged, to: options.reports, checked: nil)
+        try Pipeline.write(merged, to: options.reports, checked: nil)
         return merged
     }
 

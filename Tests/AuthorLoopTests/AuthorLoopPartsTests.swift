@@ -1,4 +1,5 @@
-@testable import CoursePipeline
+@testable import AuthorLoop
+import CoursePipeline
 import CourseModel
 import Foundation
 import TestSupport
@@ -134,5 +135,24 @@ struct PreviewContentTests {
                                        diagnostic: .error(.courseUnreadable, "invalid JSON", at: SourceLocation(file: "c/course.json", line: 1, column: 2)))
         #expect(CoursePreview.content(of: .failed(unreadable)) == .failure(title: "The course cannot be read",
                                                                          text: "c/course.json:1:2: error: invalid JSON\n"))
+    }
+}
+
+/// `new lesson` with no title is wrong usage, not a lesson named after nothing, and nothing
+/// is written.
+struct NewLessonUsageTests {
+    @Test func aLessonWithNoTitleIsUsage() throws {
+        #expect(NewLessonOptions().title == nil)
+        let root = temporaryFolder("new-lesson-no-title")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var lesson = NewLessonOptions()
+        lesson.course = root.appendingPathComponent("no-course").path
+        #expect {
+            try NewLesson.write(lesson)
+        } throws: { error in
+            (error as? PipelineError)?.status == .usage
+                && (error as? PipelineError)?.diagnostic.summary == "the lesson's title is missing: 'coursebook new lesson TITLE [COURSE_DIR]'"
+        }
+        #expect(!FileManager.default.fileExists(atPath: lesson.course))
     }
 }

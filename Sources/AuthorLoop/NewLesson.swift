@@ -1,5 +1,6 @@
 internal import CourseFiles
 internal import CourseModel
+package import CoursePipeline
 import Foundation
 import LessonParsing
 
@@ -13,11 +14,11 @@ package struct NewLesson: Sendable, Equatable {
     package var shortened = false
 }
 
-extension Pipeline {
+extension NewLesson {
     /// `coursebook new lesson TITLE [COURSE_DIR]`: the course's next lesson file, numbered
     /// after the last one, named from the title, holding the skeleton of a lesson whose
     /// limitation note takes the next free number. An existing file is never written over.
-    package func newLesson(_ options: NewLessonOptions) throws(PipelineError) -> NewLesson {
+    package static func write(_ options: NewLessonOptions) throws(PipelineError) -> NewLesson {
         guard let title = options.title else {
             throw PipelineError(path: nil, status: .usage, diagnostic: .error(
                 .lessonNotCreated, "the lesson's title is missing: 'coursebook new lesson TITLE [COURSE_DIR]'", at: nil))
@@ -36,7 +37,7 @@ extension Pipeline {
         // cannot be read says why before anything is written.
         var lastNote = 0
         if !names.isEmpty {
-            let loaded = try load(folder, forPages: false)
+            let loaded = try Pipeline().load(folder, forPages: false)
             lastNote = loaded.course.lessons.flatMap(\.notes).map(\.number).max() ?? 0
         }
         let (fileName, shortened) = LessonSkeleton.fileName(after: names, title: title, language: config.language)
