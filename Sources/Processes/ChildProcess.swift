@@ -123,120 +123,47 @@ package struct ChildProcess: Sendable {
     /// child is (see `ProcessControl`).
     package func run<Watcher: ChildWatcher>(watching watcher: inout Watcher) throws(LaunchError) -> Termination {
         if cancellation?.isCancelled == true { throw LaunchError(executable: executable, code: ECANCELED) }
-        var outputPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
-        // Close-on-exec: a child started at the same time from another thread must not keep
-        // our pipes open, or we would wait for its end instead of ours.
-        guard coursebook_pipe_cloexec(&outputPipe) == 0 else { throw LaunchError(executable: executable, code: errno) }
-        guard coursebook_pipe_cloexec(&errorPipe) == 0 else {
-            close(outputPipe[0]); close(outputPipe[1])
-            throw LaunchError(executable: executable, code: errno)
+        var pipes = ChildPipes()
+        // Whatever is still open when the run ends, or when the child cannot start, is closed.
+        defer { pipes.closeAll() }
+        try pipes.open(endingToo: reportsEnding, executable: executable)
+        let passed = openPassedFiles()
+        defer { for descriptor in passed where descriptor >= 0 { close(descriptor) } }
+        if let missing = passed.firstIndex(of: -1) {
+            throw LaunchError(executable: passedFiles[missing], code: errno)
         }
-
-        var endingPipe: [Int32] = [-1, -1]
-        if reportsEnding, coursebook_pipe_cloexec(&endingPipe) != 0 {
-            close(outputPipe[0]); close(outputPipe[1]); close(errorPipe[0]); close(errorPipe[1])
-            throw LaunchError(executable: executable, code: errno)
+        if let bytes = standardInputBytes {
+            try pipes.openInput(bytes, executable: executable)
         }
+        let started = spawn(pipes, passed: passed)
+        pipes.closeChildEnds()
+        guard started.status == 0 else { throw LaunchError(executable: executable, code: started.status) }
+        return waitForEnd(of: started.pid, pipes: &pipes, watcher: &watcher)
+    }
 
-        // Close-on-exec here too; the child gets its own copies below. Above the descriptors the
-        // child is given, so that no copy overwrites one not yet copied.
-        let passed = passedFiles.map { path -> Int32 in
+    /// `passedFiles` opened close-on-exec (the child gets its own copies), above the
+    /// descriptors the child is given, so that no copy overwrites one not yet copied; -1 for
+    /// one that cannot be opened.
+    private func openPassedFiles() -> [Int32] {
+        passedFiles.map { path -> Int32 in
             let opened = open(path, O_RDONLY | O_CLOEXEC)
             guard opened >= 0, opened < 16 else { return opened }
             defer { close(opened) }
             return fcntl(opened, F_DUPFD_CLOEXEC, 16)
         }
-        defer { for descriptor in passed where descriptor >= 0 { close(descriptor) } }
-        if let missing = passed.firstIndex(of: -1) {
-            let code = errno
-            close(outputPipe[0]); close(outputPipe[1]); close(errorPipe[0]); close(errorPipe[1])
-            if reportsEnding { close(endingPipe[0]); close(endingPipe[1]) }
-            throw LaunchError(executable: passedFiles[missing], code: code)
-        }
+    }
 
-        var inputPipe: [Int32] = [-1, -1]
-        if let bytes = standardInputBytes {
-            guard bytes.count <= Int(PIPE_BUF), coursebook_pipe_cloexec(&inputPipe) == 0,
-                  bytes.withUnsafeBytes({ write(inputPipe[1], $0.baseAddress, $0.count) }) == bytes.count else {
-                let code = bytes.count <= Int(PIPE_BUF) ? errno : E2BIG
-                for descriptor in inputPipe where descriptor >= 0 { close(descriptor) }
-                close(outputPipe[0]); close(outputPipe[1]); close(errorPipe[0]); close(errorPipe[1])
-                if reportsEnding { close(endingPipe[0]); close(endingPipe[1]) }
-                throw LaunchError(executable: executable, code: code)
-            }
-            close(inputPipe[1])
-        }
-        defer { if inputPipe[0] >= 0 { close(inputPipe[0]) } }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if inputPipe[0] >= 0 {
-            posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, standardInput ?? "/dev/null", O_RDONLY, 0)
-        }
-        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-        if reportsEnding { posix_spawn_file_actions_adddup2(&actions, endingPipe[1], Self.endingDescriptor) }
-        for (offset, descriptor) in passed.enumerated() {
-            posix_spawn_file_actions_adddup2(&actions, descriptor, Self.firstPassedDescriptor + Int32(offset))
-        }
-        // Nothing else this process holds (or inherited from whoever started it) reaches the child.
-        coursebook_spawn_add_closefrom(&actions, passed.isEmpty ? (reportsEnding ? Self.endingDescriptor + 1 : 3)
-                                                                : Self.firstPassedDescriptor + Int32(passed.count))
-        if let workingDirectory {
-            coursebook_spawn_add_chdir(&actions, workingDirectory)
-        }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaultSignals = sigset_t()
-        sigemptyset(&defaultSignals)
-        sigaddset(&defaultSignals, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-
-        var variables = inheritsEnvironment ? ProcessInfo.processInfo.environment : [:]
-        for (name, value) in environment { variables[name] = value }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-
-        let randomizes = randomizesAddresses
-        let (status, pid) = ProcessControl.started {
-            var pid: pid_t = 0
-            // The persona is the calling thread's own: set for this spawn, then given back.
-            let persona = randomizes ? -1 : coursebook_disable_address_randomization()
-            let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-            coursebook_restore_personality(persona)
-            return (status, pid)
-        }
-        close(outputPipe[1])
-        close(errorPipe[1])
-        if reportsEnding { close(endingPipe[1]) }
-        guard status == 0 else {
-            close(outputPipe[0]); close(errorPipe[0])
-            if reportsEnding { close(endingPipe[0]) }
-            throw LaunchError(executable: executable, code: status)
-        }
-
+    /// Reads the child's pipes to their end (see `pump`), then waits for it and ends what it
+    /// left behind: how it ended, as the launcher reported it when it reports one.
+    private func waitForEnd<Watcher: ChildWatcher>(of pid: pid_t, pipes: inout ChildPipes,
+                                                   watcher: inout Watcher) -> Termination {
         // A cancellation kills the group from the cancelling thread; the pump then sees the
         // child end. It is unregistered before the child is waited for, while its ID is still
         // its own.
         let registration = cancellation?.register { _ = Glibc.kill(-pid, SIGKILL) }
         let ended = coursebook_pidfd_open(pid)
-        pump(pid: pid, output: outputPipe[0], error: errorPipe[0], ended: ended, watcher: &watcher)
-        close(outputPipe[0])
-        close(errorPipe[0])
+        pump(pid: pid, output: pipes.output[0], error: pipes.error[0], ended: ended, watcher: &watcher)
+        pipes.closeOutputs()
         if ended >= 0 { close(ended) }
 
         // What the child left behind in its group (its ID stays reserved until it is waited for),
@@ -251,8 +178,7 @@ package struct ChildProcess: Sendable {
         ProcessControl.holdIfStopping()
         ProcessControl.endOrphans()
         if reportsEnding {
-            defer { close(endingPipe[0]) }
-            switch Self.readEnding(endingPipe[0]) {
+            switch Self.readEnding(pipes.ending[0]) {
             case .ended(let reported): return reported
             case .limit(let name):
                 watcher.launcherStopped(atLimit: name)
