@@ -32,8 +32,13 @@ package enum SwiftReadingProcess {
     static func elsewhere() -> SwiftReadingElsewhere? {
         guard let executable = OwnProgram.path else { return nil }
         // A crash there is reported at once: no backtrace is symbolicated for seconds.
-        let child = AnsweringChild(executable: executable, arguments: [command],
-                                   environment: ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"])
+        var environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+        // A sanitized build (`make sanitize`) reads in a sanitized process too, under the
+        // options its tests gave (a stack overflow left to the kernel, the leaks suppressed).
+        for name in ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"] {
+            environment[name] = ProcessInfo.processInfo.environment[name]
+        }
+        let child = AnsweringChild(executable: executable, arguments: [command], environment: environment)
         let scratch = NSTemporaryDirectory()
         return { requests in
             let programs = min(requests.count, ProcessInfo.processInfo.activeProcessorCount)
