@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Judge a converted course block by block with plain swiftc (no coursebook code).
 
-Usage: judge.py plain MANIFEST COURSE_DIR OUT.json [-j 2]
+Usage: judge.py plain MANIFEST COURSE_DIR OUT.json [-j 2] [--deterministic-hashing]
        judge.py compare PLAIN.json REPORT.json [--limit 20]
 
 plain: every program of the manifest (a group's blocks concatenated; a scenario alone) is
@@ -11,11 +11,17 @@ time. Per-block output: between two blocks the program prints a separator charac
 diagnostics are the program's own; stdout is split at the separators. The code and the
 expected blocks are read from the lesson files (so a lesson after `--update` is judged as it
 is now). A program whose separators break its compile is run again without them (unsplit).
+
+The programs run as a user runs them, with a random hash seed, so a `Set` or `Dictionary`
+printed whole comes out in an order that changes from run to run. `--deterministic-hashing`
+runs them with SWIFT_DETERMINISTIC_HASHING=1 instead (as coursebook runs every scenario), to
+tell plain's own run-to-run differences from coursebook's.
 """
 import json, os, re, subprocess, sys, tempfile, time, fnmatch
 from concurrent.futures import ThreadPoolExecutor
 
 SEP = "\x1e"
+PROGRAM_ENV = None
 TRAP_WORDS = ("Fatal error:", "Precondition failed:", "Assertion failed:", "Simultaneous accesses to")
 
 
@@ -192,7 +198,7 @@ def judge_program(prog, blocks, course):
                     res["blocks"].append({"file": b["file"], "line": b["line"], "status": "failed", "why": "does not compile"})
                 return res
         res["compiled"] = True
-        rc, out, err, t = run(["stdbuf", "-o0", "./prog"], d, timeout=20)
+        rc, out, err, t = run(["stdbuf", "-o0", "./prog"], d, timeout=20, env=PROGRAM_ENV)
         res["time"] += t
         res["exit"] = rc
         segs = out.split(SEP) if split else [out]
@@ -323,6 +329,9 @@ def compare(plain_path, report_path, limit=20):
 
 
 if __name__ == "__main__":
+    if "--deterministic-hashing" in sys.argv:
+        sys.argv.remove("--deterministic-hashing")
+        PROGRAM_ENV = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
     if sys.argv[1] == "plain":
         plain(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[6]) if len(sys.argv) > 6 else 2)
     elif sys.argv[1] == "compare":
