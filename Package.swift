@@ -66,7 +66,11 @@ let layers: [(name: String, mayImport: [String])] = [
     ("LessonParsing", ["CourseModel", "CourseFiles", "HTMLText", "BackgroundWork", "CCmarkGFM"]),
     ("SwiftReading", ["CourseModel", "CourseFiles", "HTMLText", "BackgroundWork"]),
     ("Processes", ["CourseModel", "CourseFiles", "BackgroundWork", "CProcess"]),
-    ("ScenarioRunning", ["CourseModel", "CourseFiles", "BackgroundWork", "Processes"]),
+    // The batch runner's source, a target of its own so that the build type-checks it; nothing
+    // imports it: ScenarioRunning embeds its text (the EmbedTemplates plugin) and writes it into
+    // batch programs, so it depends on it only to have it built.
+    ("CoursebookBatchRunner", []),
+    ("ScenarioRunning", ["CourseModel", "CourseFiles", "BackgroundWork", "Processes", "CoursebookBatchRunner"]),
     ("ChangeDiagrams", ["CourseModel", "HTMLText"]),
     ("CourseChecking", ["CourseModel", "ChangeDiagrams", "BackgroundWork"]),
     ("CourseSite", ["CourseModel", "CourseFiles", "LessonParsing", "ChangeDiagrams", "HTMLText", "BackgroundWork"]),
@@ -202,7 +206,12 @@ let package = Package(
 
         // The scenarios run: swiftc, batched scenario programs, modules, the result cache (the
         // programs themselves started through Processes).
-        .target(name: "ScenarioRunning", dependencies: dependencies(of: "ScenarioRunning"), plugins: layerRules),
+        .target(name: "ScenarioRunning", dependencies: dependencies(of: "ScenarioRunning"),
+                plugins: [.plugin(name: "EmbedTemplates")] + layerRules),
+
+        // The batch runner (see ScenarioProgram.runner): compiled here only to be type-checked,
+        // in the language mode batches compile it in; its text is what batches get.
+        .target(name: "CoursebookBatchRunner", swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // The change diagrams: change lines read back, matched to their view trees, laid out
         // and drawn (see `layers`). Pure.
@@ -244,7 +253,8 @@ let package = Package(
         // `make bench`: coursebook on generated corpora, against swiftc and hugo in the same run.
         .executableTarget(name: "coursebook-bench", path: "Sources/CoursebookBench"),
 
-        // Turns `templates/` into Swift source so that the tool carries its templates with it.
+        // Turns `templates/` and the batch runner's source into Swift source, so that the tool
+        // carries them with it.
         .executableTarget(name: "TemplateEmbedder"),
         .plugin(
             name: "EmbedTemplates",

@@ -91,8 +91,3 @@ package struct TemplateSet: Sendable {
         return set
     }
 }
-
-/// Decodes a template the plugin embedded (see `Plugins/EmbedTemplates`).
-func decodeEmbedded(_ base64: String) -> String {
-    String(decoding: Data(base64Encoded: base64) ?? Data(), as: UTF8.self)
-}

@@ -554,18 +554,26 @@ private final class RunSession: Sendable {
         let compiled = batch.compiled
 
         var blamed = Set<Int>()
+        // Where the linker named no member: those of the files whose objects it named.
+        var suspects = Set<Int>()
         var unplaced = false
         var coreErrors: [Diagnostic] = []
+        // Where the linker said what is wrong, the driver's "link command failed" adds nothing.
+        let linkerSaid = compiled.diagnostics.contains(where: \.fromLinker)
+        let members = linkMembers(indices, lifted: lifted)
         for diagnostic in compiled.diagnostics where diagnostic.severity == "error" {
             if let core = coreFile(diagnostic.file) {
                 coreErrors.append(lessonDiagnostic(diagnostic, coreDisplay: core.displayPath))
             } else if let owner = indices.first(where: { owns(jobs[$0].source, diagnostic) }) {
                 blamed.insert(owner)
-            } else if diagnostic.fromLinker, let owner = ScenarioProgram.scenario(linkedIn: diagnostic.linkerPlace),
-                      indices.contains(owner) {
-                // The linker names the scenario's function (`undefined reference to 'round'`).
-                blamed.insert(owner)
-            } else {
+            } else if diagnostic.fromLinker {
+                // `undefined reference to 'round'` in a member's function or a type it lifted.
+                switch LinkBlame.of(diagnostic.linkerPlace, members: members) {
+                case .members(let named): blamed.formUnion(named)
+                case .files(let inFiles): suspects.formUnion(inFiles)
+                case .nothing: unplaced = true
+                }
+            } else if !(linkerSaid && diagnostic.isLinkSummary) {
                 unplaced = true
             }
         }
@@ -576,20 +584,34 @@ private final class RunSession: Sendable {
             state.withLock { $0.coreErrors = coreErrors }
             return []
         }
-        if unplaced || blamed.isEmpty {
-            return narrow(indices, lifted: lifted)
+        // The members named go alone (their answer is what they give alone); the rest compiles
+        // again, and what still fails there is placed again.
+        if !blamed.isEmpty {
+            return blamed.sorted() + runTogether(indices.filter { !blamed.contains($0) }, lifted: lifted)
         }
-        return blamed.sorted() + runTogether(indices.filter { !blamed.contains($0) }, lifted: lifted)
+        return narrow(indices, suspects: unplaced || suspects.isEmpty ? indices : indices.filter(suspects.contains),
+                      lifted: lifted)
     }
 
-    /// A batch whose compile failed with errors that name no scenario (a linker's, say): finds
-    /// a scenario without which the rest compiles by halving the suspects, each step one
-    /// compile of everything but half of them, so one culprit among n costs at most
+    /// The members of a batch of `indices` as a linker names them: the batch file each is in,
+    /// and in a lifted batch the names it lifted.
+    private func linkMembers(_ indices: [Int], lifted: Bool) -> [LinkBlame.Member] {
+        let files = ScenarioProgram.batchFiles(indices.count, fileCount: runner.settings.parallelism)
+        return zip(indices, files).map { index, file in
+            LinkBlame.Member(index: index, file: file,
+                             liftedNames: lifted ? jobs[index].shape.hoisting?.names ?? [] : [])
+        }
+    }
+
+    /// A batch whose compile failed with errors that name no scenario (a linker's that names
+    /// no member's function, say): finds a scenario without which the rest compiles by
+    /// halving the suspects (`indices`, or those of the batch files the linker named), each
+    /// step one compile of everything but half of them, so one culprit among n costs at most
     /// ⌈log₂ n⌉ compiles, one more for the rest when the last step did not already compile it,
     /// and its own program. The culprit is compiled alone, whose answer is the truth anyway;
     /// with several, the rest fails again and is narrowed again.
-    private func narrow(_ indices: [Int], lifted: Bool) -> [Int] {
-        var suspects = indices[...]
+    private func narrow(_ indices: [Int], suspects: [Int], lifted: Bool) -> [Int] {
+        var suspects = suspects[...]
         var lastSuccess: (without: Set<Int>, batch: CompiledBatch)?
         while suspects.count > 1 {
             guard !runner.isCancelled else { return [] }

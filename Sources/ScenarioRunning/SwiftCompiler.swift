@@ -527,8 +527,10 @@ package struct CompilerDiagnostic: Sendable, Equatable {
     package var notes: [CompilerDiagnostic] = []
     /// Said by the linker, not the compiler.
     package var fromLinker = false
-    /// What the linker put before its words (`scenarios-0.o:scenarios-0.o:function $s4main...`):
-    /// the function it was linking, which a batch reads to blame its scenario.
+    /// What the linker put before its words (GNU gold: `scenarios-0-1.o:scenarios-0-1.o:function
+    /// $s4main...`), and the lines under them that say where (lld: `>>> referenced by ...`,
+    /// one a line): the objects and functions it was linking, which a batch reads to blame
+    /// its members (`LinkBlame`).
     package var linkerPlace = ""
 
     /// The driver's and `clang`'s words for a link that failed ("link command failed with exit
@@ -544,6 +546,10 @@ package struct CompilerDiagnostic: Sendable, Equatable {
     package static func parse(_ transcript: String, deduplicating: Bool = true) -> [CompilerDiagnostic] {
         var found: [CompilerDiagnostic] = []
         for line in transcript.split(separator: "\n") {
+            if line.hasPrefix(">>> "), let last = found.indices.last, found[last].fromLinker {
+                found[last].linkerPlace += "\n" + line
+                continue
+            }
             guard let diagnostic = parseLine(line) else { continue }
             if diagnostic.severity == "note", !found.isEmpty {
                 found[found.count - 1].notes.append(diagnostic)

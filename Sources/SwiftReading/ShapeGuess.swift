@@ -40,7 +40,10 @@ package enum ShapeGuess {
     /// files use (`coreNames`).
     package static func fitsBatch(_ code: String, coreNames: Set<String>) -> Bool {
         var code = code
-        return code.withUTF8 { fitsBatch(bytes: $0, coreNames: coreNames) }
+        return code.withUTF8 { bytes in
+            var reading = Reading(bytes: bytes, coreNames: coreNames)
+            return reading.fitsBatch()
+        }
     }
 
     private enum Mode {
@@ -60,101 +63,153 @@ package enum ShapeGuess {
         var atStatementStart = true
     }
 
-    private static func fitsBatch(bytes: UnsafeBufferPointer<UInt8>, coreNames: Set<String>) -> Bool {
-        let count = bytes.count
+    /// Where a byte stands: at the statement level of the innermost braces (not inside
+    /// parentheses), and at the top level of the scenario.
+    private struct Place {
+        var statementLevel: Bool
+        var topLevel: Bool
+    }
+
+    /// What reading one punctuation byte came to.
+    private enum Step {
+        /// The code needs a program of its own.
+        case ownProgram
+        /// The byte (and what it opened: a comment, a string's start) is read.
+        case read
+        /// Its effect is taken; it is read as any other byte that is not a word's.
+        case readOn
+    }
+
+    /// One reading of a scenario's bytes, from the first to the one that says "a program of its
+    /// own", or the end.
+    private struct Reading {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let coreNames: Set<String>
         var index = 0
         var parentheses = 0
-        // Strings and the interpolations inside them, innermost last.
+        /// Strings and the interpolations inside them, innermost last.
         var modes: [Mode] = [.code(parenthesesAtStart: nil)]
         var levels = [Level(inClosure: false, parentheses: 0)]
         var previousWasModifier = false
         var expectingName = false
         var tupleNames = false
         var tupleDepth = 0
-        // A top-level `let`/`var` whose `=` has not come: a `{` now opens an accessor block.
+        /// A top-level `let`/`var` whose `=` has not come: a `{` now opens an accessor block.
         var bindingBeforeValue = false
 
-        func byte(_ offset: Int) -> UInt8? { index + offset < count ? bytes[index + offset] : nil }
+        init(bytes: UnsafeBufferPointer<UInt8>, coreNames: Set<String>) {
+            self.bytes = bytes
+            self.coreNames = coreNames
+        }
 
-        while index < count {
-            let current = bytes[index]
-            if case .string(let multiline) = modes[modes.count - 1] {
-                if current == UInt8(ascii: "\\") {
-                    if byte(1) == UInt8(ascii: "(") {
-                        modes.append(.code(parenthesesAtStart: parentheses))
-                        parentheses += 1
-                    }
-                    index += 2
+        func byte(_ offset: Int) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
+
+        mutating func fitsBatch() -> Bool {
+            while index < bytes.count {
+                if case .string(let multiline) = modes[modes.count - 1] {
+                    readInString(multiline: multiline)
                     continue
                 }
-                if current == UInt8(ascii: "\"") {
-                    if !multiline {
-                        modes.removeLast()
-                        index += 1
-                        continue
-                    }
-                    if byte(1) == UInt8(ascii: "\""), byte(2) == UInt8(ascii: "\"") {
-                        modes.removeLast()
-                        index += 3
-                        continue
-                    }
+                let current = bytes[index]
+                let level = levels[levels.count - 1]
+                let place = Place(statementLevel: parentheses == level.parentheses,
+                                  topLevel: levels.count == 1 && parentheses == 0)
+                switch readPunctuation(current, at: place) {
+                case .ownProgram: return false
+                case .read: continue
+                case .readOn: break
                 }
-                index += 1
-                continue
+                if isIdentifierByte(current), !(current >= UInt8(ascii: "0") && current <= UInt8(ascii: "9")) {
+                    guard readWord(at: place) else { return false }
+                } else {
+                    readOtherByte(current, at: place)
+                }
             }
+            // Code left open does not parse: the parser gives it a program of its own.
+            return parentheses == 0 && levels.count == 1 && modes.count == 1
+        }
 
+        /// A byte of a string: its end, an interpolation's start, an escape, or text.
+        mutating func readInString(multiline: Bool) {
+            let current = bytes[index]
+            if current == UInt8(ascii: "\\") {
+                if byte(1) == UInt8(ascii: "(") {
+                    modes.append(.code(parenthesesAtStart: parentheses))
+                    parentheses += 1
+                }
+                index += 2
+                return
+            }
+            if current == UInt8(ascii: "\""), !multiline {
+                modes.removeLast()
+                index += 1
+                return
+            }
+            if current == UInt8(ascii: "\""), byte(1) == UInt8(ascii: "\""), byte(2) == UInt8(ascii: "\"") {
+                modes.removeLast()
+                index += 3
+                return
+            }
+            index += 1
+        }
+
+        /// A comment, from its `//` or `/*` to its end (block comments nest).
+        mutating func skipComment() {
+            if byte(1) == UInt8(ascii: "/") {
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+                return
+            }
+            var nesting = 0
+            repeat {
+                if bytes[index] == UInt8(ascii: "/"), byte(1) == UInt8(ascii: "*") {
+                    nesting += 1
+                    index += 2
+                } else if bytes[index] == UInt8(ascii: "*"), byte(1) == UInt8(ascii: "/") {
+                    nesting -= 1
+                    index += 2
+                } else {
+                    index += 1
+                }
+            } while nesting > 0 && index < bytes.count
+        }
+
+        /// Comments, strings, attributes, statement ends, braces, parentheses and commas.
+        mutating func readPunctuation(_ current: UInt8, at place: Place) -> Step {
             let level = levels.count - 1
-            // At the statement level of the innermost braces (not inside parentheses).
-            let statementLevel = parentheses == levels[level].parentheses
-            let topLevel = levels.count == 1 && parentheses == 0
             switch current {
-            case UInt8(ascii: "/") where byte(1) == UInt8(ascii: "/"):
-                while index < count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
-                continue
-            case UInt8(ascii: "/") where byte(1) == UInt8(ascii: "*"):
-                var nesting = 0
-                repeat {
-                    if bytes[index] == UInt8(ascii: "/"), byte(1) == UInt8(ascii: "*") {
-                        nesting += 1
-                        index += 2
-                    } else if bytes[index] == UInt8(ascii: "*"), byte(1) == UInt8(ascii: "/") {
-                        nesting -= 1
-                        index += 2
-                    } else {
-                        index += 1
-                    }
-                } while nesting > 0 && index < count
-                continue
+            case UInt8(ascii: "/") where byte(1) == UInt8(ascii: "/") || byte(1) == UInt8(ascii: "*"):
+                skipComment()
+                return .read
             case UInt8(ascii: "\""):
                 let multiline = byte(1) == UInt8(ascii: "\"") && byte(2) == UInt8(ascii: "\"")
                 modes.append(.string(multiline: multiline))
                 index += multiline ? 3 : 1
-                continue
+                return .read
             case UInt8(ascii: "@"), UInt8(ascii: "#"):
                 // An attribute, a place literal, a raw string, a compiler directive.
-                return false
+                return .ownProgram
             case UInt8(ascii: "\n"), UInt8(ascii: ";"):
-                if statementLevel {
+                if place.statementLevel {
                     levels[level].atStatementStart = true
                     levels[level].statementWord = nil
                 }
-                if topLevel { bindingBeforeValue = false }
+                if place.topLevel { bindingBeforeValue = false }
                 index += 1
-                continue
+                return .read
             case UInt8(ascii: "="):
-                if topLevel { bindingBeforeValue = false }
+                if place.topLevel { bindingBeforeValue = false }
             case UInt8(ascii: "{"):
-                if topLevel, bindingBeforeValue { return false }
-                let isBody = statementLevel && controlStatements.contains(levels[level].statementWord ?? "")
+                if place.topLevel, bindingBeforeValue { return .ownProgram }
+                let isBody = place.statementLevel && controlStatements.contains(levels[level].statementWord ?? "")
                 levels.append(Level(inClosure: levels[level].inClosure || !isBody, parentheses: parentheses))
                 index += 1
-                continue
+                return .read
             case UInt8(ascii: "}"):
                 if levels.count > 1 { levels.removeLast() }
                 index += 1
-                continue
+                return .read
             case UInt8(ascii: "("), UInt8(ascii: "["):
-                if expectingName, topLevel {
+                if expectingName, place.topLevel {
                     expectingName = false
                     tupleNames = true
                     tupleDepth = parentheses + 1
@@ -168,20 +223,27 @@ package enum ShapeGuess {
                 }
             case UInt8(ascii: ","):
                 // The next binding of `let a = 1, b = 2` (or a condition of a top-level `if`).
-                if topLevel { expectingName = true }
+                if place.topLevel { expectingName = true }
             default:
                 break
             }
-            guard isIdentifierByte(current), !(current >= UInt8(ascii: "0") && current <= UInt8(ascii: "9")) else {
-                let blank = current == UInt8(ascii: " ") || current == UInt8(ascii: "\t") || current == UInt8(ascii: "\r")
-                if !blank, statementLevel { levels[level].atStatementStart = false }
-                // `private(set) var`: the parentheses belong to the modifier.
-                if !blank, current != UInt8(ascii: "("), current != UInt8(ascii: ")") { previousWasModifier = false }
-                index += 1
-                continue
-            }
+            return .readOn
+        }
+
+        /// A byte that is not a word's (after its punctuation, if any, was taken).
+        mutating func readOtherByte(_ current: UInt8, at place: Place) {
+            let blank = current == UInt8(ascii: " ") || current == UInt8(ascii: "\t") || current == UInt8(ascii: "\r")
+            if !blank, place.statementLevel { levels[levels.count - 1].atStatementStart = false }
+            // `private(set) var`: the parentheses belong to the modifier.
+            if !blank, current != UInt8(ascii: "("), current != UInt8(ascii: ")") { previousWasModifier = false }
+            index += 1
+        }
+
+        /// A word: false when it makes a program of its own.
+        mutating func readWord(at place: Place) -> Bool {
+            let level = levels.count - 1
             let start = index
-            while index < count, isIdentifierByte(bytes[index]) { index += 1 }
+            while index < bytes.count, isIdentifierByte(bytes[index]) { index += 1 }
             let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
 
             if levels.count == 1, declarations.contains(word) { return false }
@@ -193,11 +255,11 @@ package enum ShapeGuess {
                 if coreNames.contains(word) { return false }
                 expectingName = false
             }
-            if declares, topLevel {
+            if declares, place.topLevel {
                 expectingName = true
                 if word != "func", levels[level].atStatementStart { bindingBeforeValue = true }
             }
-            if statementLevel {
+            if place.statementLevel {
                 if levels[level].atStatementStart || word == "else" || word == "catch" {
                     levels[level].statementWord = word
                 }
@@ -205,12 +267,11 @@ package enum ShapeGuess {
             }
             previousWasModifier = levels.count == 1
                 && (modifiers.contains(word) || (previousWasModifier && ["set", "unsafe", "safe"].contains(word)))
+            return true
         }
-        // Code left open does not parse: the parser gives it a program of its own.
-        return parentheses == 0 && levels.count == 1 && modes.count == 1
     }
 
-    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+    fileprivate static func isIdentifierByte(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_") || byte >= 0x80
     }

@@ -84,8 +84,9 @@ struct ScenarioRunnerTests {
         guard case .compileFailed = report.outcomes[21] else { Issue.record("\(report.outcomes[21])"); return }
     }
 
-    /// An error that names no scenario (the linker's) is narrowed by halving: one culprit among
-    /// n scenarios costs at most ⌈log₂ n⌉ + 2 compiles after the failed batch.
+    /// An error that names no scenario (a failed link whose linker names no member's function
+    /// nor object) is narrowed by halving: one culprit among n scenarios costs at most
+    /// ⌈log₂ n⌉ + 2 compiles after the failed batch.
     @Test func anUnplacedErrorIsNarrowedInLogarithmicallyManyCompiles() throws {
         let folder = temporaryFolder("fake-compiler")
         defer { try? FileManager.default.removeItem(at: folder) }
