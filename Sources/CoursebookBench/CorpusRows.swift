@@ -27,7 +27,9 @@ struct BuildRun {
     var indexed: Bool
 }
 
-struct Measured {
+/// The check's rows of one corpus: cold against the floor, a sample one by one, warm, one
+/// edited scenario.
+struct CheckMeasured {
     var lessons: Int
     var scenarios: Int
     var turns: Turns
@@ -35,6 +37,10 @@ struct Measured {
     var warm: Double
     var warmTreePeak: Int
     var oneEdit: Double
+}
+
+struct Measured {
+    var checks: CheckMeasured
     var firstBuild: BuildRun
     var rebuild: BuildRun
     var editedLesson: BuildRun
@@ -42,9 +48,11 @@ struct Measured {
     var hugo: Double
     var mkdocs: (seconds: Double, treePeakKilobytes: Int)?
 
+    var lessons: Int { checks.lessons }
+
     /// The peak of the tree over the builds with search and the warm check (no compiler runs).
     var buildTreePeakMegabytes: Double {
-        Double([firstBuild.treePeakKilobytes, rebuild.treePeakKilobytes, editedLesson.treePeakKilobytes, warmTreePeak].max()!) / 1024
+        Double([firstBuild.treePeakKilobytes, rebuild.treePeakKilobytes, editedLesson.treePeakKilobytes, checks.warmTreePeak].max()!) / 1024
     }
 }
 
@@ -128,7 +136,9 @@ func measureBuilds(course: String, work: String) -> (first: BuildRun, rebuild: B
     return (first, rebuild, edited, withoutSearch)
 }
 
-func measure(_ lessons: Int) -> Measured {
+/// A fresh copy of the corpus of `lessons` lessons to measure on, and its scenarios extracted
+/// for plain swiftc (`scenarios.py`).
+func prepare(_ lessons: Int) -> (course: String, work: String, extracted: String, scenarios: Int) {
     let source = corpus(lessons)
     let work = "\(benchFolder)/work-\(lessons)"
     fresh(work)
@@ -139,7 +149,20 @@ func measure(_ lessons: Int) -> Measured {
     let extracted = work + "/scenarios"
     _ = mustRun(python, [sharedBench + "/scenarios.py", course, extracted, "--sample", String(options.sample)], in: root)
     let count = Int((try! String(contentsOfFile: extracted + "/count", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))!
-    let checks = measureChecks(course: course, extracted: extracted, work: work)
+    return (course, work, extracted, count)
+}
+
+/// The check's rows of the corpus of `lessons` lessons (all that `--check-only` measures).
+func measureCheckRows(_ lessons: Int) -> (checks: CheckMeasured, course: String, work: String) {
+    let prepared = prepare(lessons)
+    let checks = measureChecks(course: prepared.course, extracted: prepared.extracted, work: prepared.work)
+    return (CheckMeasured(lessons: lessons, scenarios: prepared.scenarios, turns: checks.turns, perScenario: checks.perScenario,
+                          warm: checks.warm.seconds, warmTreePeak: checks.warm.treePeakKilobytes, oneEdit: checks.oneEdit),
+            prepared.course, prepared.work)
+}
+
+func measure(_ lessons: Int) -> Measured {
+    let (checks, course, work) = measureCheckRows(lessons)
     let builds = measureBuilds(course: course, work: work)
 
     // The peers on the same Markdown.
@@ -151,8 +174,6 @@ func measure(_ lessons: Int) -> Measured {
     }.min()!
     let mkdocsTime = measureMkDocs(course: course, work: work, repeats: lessons <= 100 ? 2 : 1)
 
-    return Measured(lessons: lessons, scenarios: count, turns: checks.turns, perScenario: checks.perScenario,
-                    warm: checks.warm.seconds, warmTreePeak: checks.warm.treePeakKilobytes, oneEdit: checks.oneEdit,
-                    firstBuild: builds.first, rebuild: builds.rebuild, editedLesson: builds.edited,
+    return Measured(checks: checks, firstBuild: builds.first, rebuild: builds.rebuild, editedLesson: builds.edited,
                     rebuildWithoutSearch: builds.withoutSearch, hugo: hugoTime, mkdocs: mkdocsTime)
 }

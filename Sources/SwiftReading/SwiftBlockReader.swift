@@ -177,7 +177,8 @@ package struct SwiftBlockReader: Sendable {
         guard !requests.isEmpty else { return [] }
         for _ in requests { onParse?() }
         guard let elsewhere else {
-            return requests.concurrentMap { (Self.reading(of: $0.code), true) }
+            // With a store, the HTML is kept for the build after a check whatever was asked.
+            return requests.concurrentMap { (Self.reading(of: $0.code, highlighting: $0.need == .highlighted || store != nil), true) }
         }
         // Too deep is known here at once, without a process to ask.
         var readings: [(reading: SwiftBlockReading, kept: Bool)?] = requests.map { request in
@@ -223,14 +224,15 @@ package struct SwiftBlockReader: Sendable {
     }
 
     /// Everything learned from one block: nothing but why, for a block nested past what the
-    /// parser is given; else what one parse of it says.
-    static func reading(of code: String) -> SwiftBlockReading {
+    /// parser is given; else what one parse of it says, its highlighted HTML only when
+    /// `highlighting` (a tenth of a reading's time, and a check without a store never shows it).
+    static func reading(of code: String, highlighting: Bool = true) -> SwiftBlockReading {
         if let deep = SwiftNesting.tooDeep(code) { return tooDeep(code, deep) }
         let tree = Parser.parse(source: code)
         let shape = ShapeReading(tree, code: code)
         var reading = SwiftBlockReading(problems: SyntaxFindings.of(tree, code: code), needsOwnProgram: shape.needsOwnProgram,
                                         hasMainAttribute: shape.hasMainAttribute, declaredNames: shape.declaredNames,
-                                        highlighted: SwiftHighlighter.html(tree, code: code),
+                                        highlighted: highlighting ? SwiftHighlighter.html(tree, code: code) : nil,
                                         trees: ViewTreeReading.of(tree))
         reading.hoisting = shape.hoisting
         return reading
@@ -308,7 +310,7 @@ package struct SwiftBlockReader: Sendable {
             case .failure(let why): return [UInt8(ascii: "u")] + Array(ReadingCoding.encode(unread: why).utf8)
             }
         }
-        return [UInt8(ascii: "r")] + ReadingCoding.encodeAnswer(reading(of: code), withHTML: kind == 1)
+        return [UInt8(ascii: "r")] + ReadingCoding.encodeAnswer(reading(of: code, highlighting: kind == 1), withHTML: kind == 1)
     }
 
     func key(_ code: String) -> String {
