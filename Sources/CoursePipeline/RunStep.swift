@@ -38,7 +38,8 @@ extension Pipeline {
         let course = context.loaded.course, scope = context.scope, forPages = context.forPages
         let compiler = try Self.locateCompiler()
         let counts = self.counts
-        let reader = SwiftBlockReader(storeFolder: context.cacheFolder, toolVersion: ToolBuild.keyVersion(CoursebookVersion.current),
+        let reader = SwiftBlockReader(storeFolder: context.cacheFolder, sharedFolder: sharedReadings,
+                                      toolVersion: ToolBuild.keyVersion(CoursebookVersion.current),
                                       compilerVersion: compiler.version,
                                       onParse: { counts.swiftParses.add(1, ordering: .relaxed) },
                                       elsewhere: SwiftReadingProcess.elsewhere())

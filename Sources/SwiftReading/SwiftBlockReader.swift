@@ -88,19 +88,27 @@ package struct SwiftBlockReader: Sendable {
         package static func < (lhs: Need, rhs: Need) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
+    /// The course's store (its cache folder), then one every course of this user shares
+    /// (`shared`): a reading depends only on the block's text, the tool's build and the
+    /// compiler, so what one course or run read serves another, and a check without a course
+    /// cache (`--no-cache`, a CI runner with only the user's cache restored) parses nothing
+    /// that was read before.
     private var store: ContentStore?
+    private var shared: ContentStore?
     private var toolVersion: String
     private var compilerVersion: String
     private var onParse: (@Sendable () -> Void)?
     private var elsewhere: SwiftReadingElsewhere?
 
-    /// `storeFolder` keeps what was learned between runs (nil: nothing is kept); the compiler's
+    /// `storeFolder` keeps what was learned between runs of a course (nil: nothing is kept
+    /// there), `sharedFolder` what every course and run may use (nil: none); the compiler's
     /// version is part of every key, since the parser ships with it. `onParse` is called for
     /// every parse (tests count them). `elsewhere` reads the blocks in another process; nil
     /// reads them here.
-    package init(storeFolder: String?, toolVersion: String, compilerVersion: String,
+    package init(storeFolder: String?, sharedFolder: String? = nil, toolVersion: String, compilerVersion: String,
                  onParse: (@Sendable () -> Void)? = nil, elsewhere: SwiftReadingElsewhere? = nil) {
         store = storeFolder.map { ContentStore(folder: $0) }
+        shared = sharedFolder.map { ContentStore(folder: $0) }
         self.toolVersion = toolVersion
         self.compilerVersion = compilerVersion
         self.onParse = onParse
@@ -108,7 +116,7 @@ package struct SwiftBlockReader: Sendable {
     }
 
     /// Stored readings that were found and not believed (see `ContentStore`).
-    package var refusedEntries: Int { store?.refusals ?? 0 }
+    package var refusedEntries: Int { (store?.refusals ?? 0) + (shared?.refusals ?? 0) }
 
     /// What a parse learned, apart from the HTML: all that a check reads.
     static let factsSuffix = "swift"
@@ -139,7 +147,8 @@ package struct SwiftBlockReader: Sendable {
         }
         let keys = distinct.map { key($0.code) }
         let asked = distinct
-        var readings = Array(asked.indices).concurrentMap { stored(keys[$0], withHTML: asked[$0].need == .highlighted) }
+        let found = Array(asked.indices).concurrentMap { stored(keys[$0], withHTML: asked[$0].need == .highlighted) }
+        var readings = found.map { $0?.reading }
         let unknown = distinct.indices.filter { readings[$0] == nil }
         var facts: [(key: String, payload: [UInt8])] = []
         var html: [(key: String, payload: [UInt8])] = []
@@ -154,20 +163,36 @@ package struct SwiftBlockReader: Sendable {
             facts.append((keys[index], ReadingCoding.encode(parsed.reading)))
             if let highlighted = parsed.reading.highlighted { html.append((keys[index], Array(highlighted.utf8))) }
         }
-        store?.write(facts, suffix: Self.factsSuffix)
-        store?.write(html, suffix: Self.htmlSuffix)
+        shared?.write(facts, suffix: Self.factsSuffix)
+        shared?.write(html, suffix: Self.htmlSuffix)
+        // What only the shared store knew goes into the course's too, which stays whole.
+        let copied = found.compactMap { $0?.copied }
+        store?.write(facts + copied.compactMap { copy in copy.facts.map { (copy.key, $0) } }, suffix: Self.factsSuffix)
+        store?.write(html + copied.compactMap { copy in copy.html.map { (copy.key, $0) } }, suffix: Self.htmlSuffix)
         return slots.map { readings[$0]! }
     }
 
-    /// What the store knows of a block; nil when it lacks anything asked for.
-    private func stored(_ key: String, withHTML: Bool) -> SwiftBlockReading? {
-        guard let store, let payload = store.read(key, suffix: Self.factsSuffix),
+    /// What the stores know of a block, the course's first; nil when they lack anything asked
+    /// for. `copied`: what the course's store lacks and the shared one had.
+    private func stored(_ key: String, withHTML: Bool)
+        -> (reading: SwiftBlockReading, copied: (key: String, facts: [UInt8]?, html: [UInt8]?)?)? {
+        guard let (payload, fromShared) = storedPayload(key, suffix: Self.factsSuffix),
               var reading = ReadingCoding.decode(payload) else { return nil }
+        var htmlCopy: [UInt8]?
         if withHTML {
-            guard let html = store.read(key, suffix: Self.htmlSuffix) else { return nil }
+            guard let (html, htmlShared) = storedPayload(key, suffix: Self.htmlSuffix) else { return nil }
             reading.highlighted = String(decoding: html, as: UTF8.self)
+            if htmlShared { htmlCopy = html }
         }
-        return reading
+        guard store != nil, fromShared || htmlCopy != nil else { return (reading, nil) }
+        return (reading, (key, fromShared ? payload : nil, htmlCopy))
+    }
+
+    /// A payload from the course's store, else the shared one (`shared` says which).
+    private func storedPayload(_ key: String, suffix: String) -> (bytes: [UInt8], shared: Bool)? {
+        if let bytes = store?.read(key, suffix: suffix) { return (bytes, false) }
+        if let bytes = shared?.read(key, suffix: suffix) { return (bytes, true) }
+        return nil
     }
 
     /// The readings of blocks the store did not know, in order: here, or elsewhere when this
@@ -243,7 +268,8 @@ package struct SwiftBlockReader: Sendable {
     /// why the file could not be read.
     package func globalNames(of code: String) -> Result<Set<String>, SwiftBlockReading.Unread> {
         let key = self.key("global names\n" + code)
-        if let payload = store?.read(key, suffix: Self.identifiersSuffix) {
+        if let (payload, fromShared) = storedPayload(key, suffix: Self.identifiersSuffix) {
+            if fromShared { store?.write([(key, payload)], suffix: Self.identifiersSuffix) }
             return .success(Set(String(decoding: payload, as: UTF8.self).split(separator: "\n").map(String.init)))
         }
         onParse?()
@@ -267,6 +293,7 @@ package struct SwiftBlockReader: Sendable {
         }
         guard case .success(let payload) = answer else { return answer.map { _ in [] } }
         store?.write([(key, payload)], suffix: Self.identifiersSuffix)
+        shared?.write([(key, payload)], suffix: Self.identifiersSuffix)
         return .success(Set(String(decoding: payload, as: UTF8.self).split(separator: "\n").map(String.init)))
     }
 
