@@ -128,8 +128,12 @@ package struct SwiftBlockReader: Sendable {
     static let formatVersion = "10"
 
     /// What is known of every block, in the order of `requests`, read on every core. A text
-    /// asked for several times (with several needs) is read once, for the largest need.
-    package func read(_ requests: [(code: String, need: Need)]) -> [SwiftBlockReading] {
+    /// asked for several times (with several needs) is read once, for the largest need. With a
+    /// `pack` name, the course's store keeps these blocks' facts in one file as well (see
+    /// `ContentStore.readPack`), read first the next time the same caller asks: a warm check
+    /// reads one file where it read one per block. The pack is written again only when one
+    /// of the blocks was not in it.
+    package func read(_ requests: [(code: String, need: Need)], pack: String? = nil) -> [SwiftBlockReading] {
         var slot: [CodeKey: Int] = [:]
         var distinct: [(code: String, need: Need)] = []
         var slots: [Int] = []
@@ -147,8 +151,13 @@ package struct SwiftBlockReader: Sendable {
         }
         let keys = distinct.map { key($0.code) }
         let asked = distinct
-        let found = Array(asked.indices).concurrentMap { stored(keys[$0], withHTML: asked[$0].need == .highlighted) }
+        let packName = pack.map { "readings-\($0)" }
+        let packed = store == nil ? [:] : packName.map { store!.readPack($0) } ?? [:]
+        let found = Array(asked.indices).concurrentMap {
+            stored(keys[$0], withHTML: asked[$0].need == .highlighted, packed: packed[keys[$0]])
+        }
         var readings = found.map { $0?.reading }
+        var payloads = found.map { $0?.facts }
         let unknown = distinct.indices.filter { readings[$0] == nil }
         var facts: [(key: String, payload: [UInt8])] = []
         var html: [(key: String, payload: [UInt8])] = []
@@ -160,7 +169,9 @@ package struct SwiftBlockReader: Sendable {
             // What a reading elsewhere could not give (too long, a crash) is not kept: the
             // next command tries again.
             guard parsed.kept else { continue }
-            facts.append((keys[index], ReadingCoding.encode(parsed.reading)))
+            let encoded = ReadingCoding.encode(parsed.reading)
+            payloads[index] = encoded
+            facts.append((keys[index], encoded))
             if let highlighted = parsed.reading.highlighted { html.append((keys[index], Array(highlighted.utf8))) }
         }
         shared?.write(facts, suffix: Self.factsSuffix)
@@ -169,14 +180,18 @@ package struct SwiftBlockReader: Sendable {
         let copied = found.compactMap { $0?.copied }
         store?.write(facts + copied.compactMap { copy in copy.facts.map { (copy.key, $0) } }, suffix: Self.factsSuffix)
         store?.write(html + copied.compactMap { copy in copy.html.map { (copy.key, $0) } }, suffix: Self.htmlSuffix)
+        if let packName, let store, keys.contains(where: { packed[$0] == nil }) {
+            store.writePack(packName, keys.indices.compactMap { index in payloads[index].map { (keys[index], $0) } })
+        }
         return slots.map { readings[$0]! }
     }
 
-    /// What the stores know of a block, the course's first; nil when they lack anything asked
-    /// for. `copied`: what the course's store lacks and the shared one had.
-    private func stored(_ key: String, withHTML: Bool)
-        -> (reading: SwiftBlockReading, copied: (key: String, facts: [UInt8]?, html: [UInt8]?)?)? {
-        guard let (payload, fromShared) = storedPayload(key, suffix: Self.factsSuffix),
+    /// What the stores know of a block (`packed`: its facts from the course's pack), the
+    /// course's first; nil when they lack anything asked for. `facts`: the stored form of the
+    /// reading; `copied`: what the course's store lacks and the shared one had.
+    private func stored(_ key: String, withHTML: Bool, packed: [UInt8]? = nil)
+        -> (reading: SwiftBlockReading, facts: [UInt8], copied: (key: String, facts: [UInt8]?, html: [UInt8]?)?)? {
+        guard let (payload, fromShared) = packed.map({ ($0, false) }) ?? storedPayload(key, suffix: Self.factsSuffix),
               var reading = ReadingCoding.decode(payload) else { return nil }
         var htmlCopy: [UInt8]?
         if withHTML {
@@ -184,8 +199,8 @@ package struct SwiftBlockReader: Sendable {
             reading.highlighted = String(decoding: html, as: UTF8.self)
             if htmlShared { htmlCopy = html }
         }
-        guard store != nil, fromShared || htmlCopy != nil else { return (reading, nil) }
-        return (reading, (key, fromShared ? payload : nil, htmlCopy))
+        guard store != nil, fromShared || htmlCopy != nil else { return (reading, payload, nil) }
+        return (reading, payload, (key, fromShared ? payload : nil, htmlCopy))
     }
 
     /// A payload from the course's store, else the shared one (`shared` says which).
