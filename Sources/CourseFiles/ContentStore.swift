@@ -98,6 +98,42 @@ package struct ContentStore: Sendable {
         }
     }
 
+    /// Many entries in one file, `name.pack`, signed as one entry: what a command reads of
+    /// hundreds of entries every time (a warm check's readings) comes back with one open and
+    /// one signature instead of one of each per entry. Each entry is its key's line, its
+    /// length's line, then its bytes. A pack that is missing, refused or cut short reads as
+    /// empty, and the entries are read one by one as before.
+    package func readPack(_ name: String) -> [String: [UInt8]] {
+        guard let bytes = read(name, suffix: Self.packSuffix) else { return [:] }
+        var entries: [String: [UInt8]] = [:]
+        var start = 0
+        func line() -> String? {
+            guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            defer { start = end + 1 }
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+        while start < bytes.count {
+            guard let key = line(), let count = line().flatMap({ Int($0) }), count >= 0,
+                  count <= bytes.count - start else { return [:] }
+            entries[key] = Array(bytes[start..<(start + count)])
+            start += count
+        }
+        return entries
+    }
+
+    /// Writes `entries` as the pack `name` (see `readPack`), in place of the one there.
+    package func writePack(_ name: String, _ entries: [(key: String, payload: [UInt8])]) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entries.reduce(0) { $0 + $1.key.utf8.count + $1.payload.count + 16 })
+        for entry in entries where !entry.key.utf8.contains(UInt8(ascii: "\n")) {
+            bytes += Array("\(entry.key)\n\(entry.payload.count)\n".utf8)
+            bytes += entry.payload
+        }
+        write([(name, bytes)], suffix: Self.packSuffix)
+    }
+
+    private static let packSuffix = "pack"
+
     private func readAll(_ descriptor: Int32, size: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: size)
         var filled = 0

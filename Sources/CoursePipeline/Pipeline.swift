@@ -26,9 +26,20 @@ package struct Pipeline: Sendable {
     /// `watch` or a library user): what the command made is then left to the process's end.
     package let endsWithTheProcess: Bool
 
-    package init(endsWithTheProcess: Bool = false) {
+    /// Where the Swift readings of every course are kept beside each course's own cache (see
+    /// `SwiftBlockReader`): the command line's `check` and `build` keep them in the user's
+    /// cache (`sharedReadingsFolder`), so a cold check of blocks read before parses nothing;
+    /// nil keeps them in the course's cache only (tests, the editor).
+    package let sharedReadings: String?
+
+    package init(endsWithTheProcess: Bool = false, sharedReadings: String? = nil) {
         self.endsWithTheProcess = endsWithTheProcess
+        self.sharedReadings = sharedReadings
     }
+
+    /// The user's store of Swift readings: `$XDG_CACHE_HOME/coursebook/readings`, else
+    /// `~/.cache/coursebook/readings`.
+    package static var sharedReadingsFolder: String { userCacheFile("readings") }
 
     /// What became of the command's cache.
     package struct CacheUse: Sendable {

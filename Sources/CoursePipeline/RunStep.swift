@@ -38,7 +38,8 @@ extension Pipeline {
         let course = context.loaded.course, scope = context.scope, forPages = context.forPages
         let compiler = try Self.locateCompiler()
         let counts = self.counts
-        let reader = SwiftBlockReader(storeFolder: context.cacheFolder, toolVersion: ToolBuild.keyVersion(CoursebookVersion.current),
+        let reader = SwiftBlockReader(storeFolder: context.cacheFolder, sharedFolder: sharedReadings,
+                                      toolVersion: ToolBuild.keyVersion(CoursebookVersion.current),
                                       compilerVersion: compiler.version,
                                       onParse: { counts.swiftParses.add(1, ordering: .relaxed) },
                                       elsewhere: SwiftReadingProcess.elsewhere())
@@ -175,7 +176,7 @@ extension Pipeline {
         // An `errors` scenario is only type-checked, as `main.swift` whatever its shape: a check
         // needs nothing of its reading (a build, its highlighting).
         let reading = toRun.indices.filter { forPages || toRun[$0].source.goal == .run }
-        let read = reader.read(reading.map { (toRun[$0].source.code, forPages ? .highlighted : .problems) })
+        let read = reader.read(reading.map { (toRun[$0].source.code, forPages ? .highlighted : .problems) }, pack: "scenarios")
         var readings = [SwiftBlockReading](repeating: .notNeeded, count: toRun.count)
         for (index, found) in zip(reading, read) {
             readings[index] = found
@@ -234,7 +235,7 @@ extension Pipeline {
                 places.append((lessonIndex, block.id))
             }
         }
-        for (index, (place, reading)) in zip(places, reader.read(requests)).enumerated() {
+        for (index, (place, reading)) in zip(places, reader.read(requests, pack: "blocks")).enumerated() {
             if shownOnly.contains(index), var known = facts[place.lesson, place.block] {
                 known.highlighted = Self.facts(reading).highlighted
                 facts[place.lesson, place.block] = known

@@ -27,14 +27,22 @@ struct BuildRun {
     var indexed: Bool
 }
 
-struct Measured {
+/// The check's rows of one corpus: cold against the floor, a sample one by one, warm, one
+/// edited scenario.
+struct CheckMeasured {
     var lessons: Int
     var scenarios: Int
     var turns: Turns
+    /// The cold check with the user's Swift readings in place (a CI cache restored).
+    var restored: Turns
     var perScenario: Double
     var warm: Double
     var warmTreePeak: Int
     var oneEdit: Double
+}
+
+struct Measured {
+    var checks: CheckMeasured
     var firstBuild: BuildRun
     var rebuild: BuildRun
     var editedLesson: BuildRun
@@ -42,9 +50,11 @@ struct Measured {
     var hugo: Double
     var mkdocs: (seconds: Double, treePeakKilobytes: Int)?
 
+    var lessons: Int { checks.lessons }
+
     /// The peak of the tree over the builds with search and the warm check (no compiler runs).
     var buildTreePeakMegabytes: Double {
-        Double([firstBuild.treePeakKilobytes, rebuild.treePeakKilobytes, editedLesson.treePeakKilobytes, warmTreePeak].max()!) / 1024
+        Double([firstBuild.treePeakKilobytes, rebuild.treePeakKilobytes, editedLesson.treePeakKilobytes, checks.warmTreePeak].max()!) / 1024
     }
 }
 
@@ -64,11 +74,23 @@ func searchBuild(_ course: String, into site: String, in work: String, expectInd
 /// The median run by time of several.
 func medianRun(_ runs: [BuildRun]) -> BuildRun { runs.sorted { $0.seconds < $1.seconds }[runs.count / 2] }
 
+/// Where coursebook keeps the Swift readings of every course (`Pipeline.sharedReadingsFolder`).
+let sharedReadings: String = {
+    let environment = ProcessInfo.processInfo.environment
+    let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache"
+    return base + "/coursebook/readings"
+}()
+
 /// The floor (every scenario in one batched `swiftc -j2`) and the cold check, in turn, twice.
-func coldTurns(course: String, batch: String, work: String) -> Turns {
+/// Truly cold (`readingsKept` false), the user's store of Swift readings is removed before
+/// each check, so it parses every block as on a machine that never read them; with
+/// `readingsKept`, the check finds them there, as a CI runner does with that store restored.
+func coldTurns(course: String, batch: String, work: String, readingsKept: Bool) -> Turns {
     var turns = Turns()
     for _ in 0..<2 {
         let floor = mustRun(swiftc, ["-j2", "-o", "program", "main.swift", "part1.swift", "part2.swift", "Invalidation.swift"], in: batch)
+        if !readingsKept { try? FileManager.default.removeItem(atPath: sharedReadings) }
         let check = mustRun(tool, ["check", course, "--no-cache"], in: work)
         turns.floorWall.append(floor.seconds)
         turns.floorCPU.append(floor.cpu)
@@ -81,12 +103,14 @@ func coldTurns(course: String, batch: String, work: String) -> Turns {
 }
 
 /// The check's rows: cold against the floor, warm, one edited scenario.
-func measureChecks(course: String, extracted: String, work: String) -> (turns: Turns, perScenario: Double, warm: Run, oneEdit: Double) {
+func measureChecks(course: String, extracted: String, work: String)
+    -> (turns: Turns, restored: Turns, perScenario: Double, warm: Run, oneEdit: Double) {
     let singles = (try! FileManager.default.contentsOfDirectory(atPath: extracted + "/single")).sorted()
     // The compiler's module cache is warmed first, for both sides alike.
     _ = mustRun(swiftc, ["-o", "program", "main.swift", "Invalidation.swift"], in: "\(extracted)/single/\(singles[0])")
     let alone = singles.map { mustRun(swiftc, ["-o", "program", "main.swift", "Invalidation.swift"], in: "\(extracted)/single/\($0)").seconds }
-    let turns = coldTurns(course: course, batch: extracted + "/batch2", work: work)
+    let turns = coldTurns(course: course, batch: extracted + "/batch2", work: work, readingsKept: false)
+    let restored = coldTurns(course: course, batch: extracted + "/batch2", work: work, readingsKept: true)
 
     _ = mustRun(tool, ["check", course], in: work)
     let warms = (0..<5).map { _ in mustRun(tool, ["check", course], in: work) }.sorted { $0.seconds < $1.seconds }
@@ -103,7 +127,7 @@ func measureChecks(course: String, extracted: String, work: String) -> (turns: T
         try! edited.write(toFile: path, atomically: true, encoding: .utf8)
         return mustRun(tool, ["check", course], in: work).seconds
     })
-    return (turns, alone.reduce(0, +) / Double(alone.count), warm, oneEdit)
+    return (turns, restored, alone.reduce(0, +) / Double(alone.count), warm, oneEdit)
 }
 
 /// The builds as users run them (search on): the first after the check (results cached,
@@ -128,7 +152,9 @@ func measureBuilds(course: String, work: String) -> (first: BuildRun, rebuild: B
     return (first, rebuild, edited, withoutSearch)
 }
 
-func measure(_ lessons: Int) -> Measured {
+/// A fresh copy of the corpus of `lessons` lessons to measure on, and its scenarios extracted
+/// for plain swiftc (`scenarios.py`).
+func prepare(_ lessons: Int) -> (course: String, work: String, extracted: String, scenarios: Int) {
     let source = corpus(lessons)
     let work = "\(benchFolder)/work-\(lessons)"
     fresh(work)
@@ -139,7 +165,21 @@ func measure(_ lessons: Int) -> Measured {
     let extracted = work + "/scenarios"
     _ = mustRun(python, [sharedBench + "/scenarios.py", course, extracted, "--sample", String(options.sample)], in: root)
     let count = Int((try! String(contentsOfFile: extracted + "/count", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))!
-    let checks = measureChecks(course: course, extracted: extracted, work: work)
+    return (course, work, extracted, count)
+}
+
+/// The check's rows of the corpus of `lessons` lessons (all that `--check-only` measures).
+func measureCheckRows(_ lessons: Int) -> (checks: CheckMeasured, course: String, work: String) {
+    let prepared = prepare(lessons)
+    let checks = measureChecks(course: prepared.course, extracted: prepared.extracted, work: prepared.work)
+    return (CheckMeasured(lessons: lessons, scenarios: prepared.scenarios, turns: checks.turns, restored: checks.restored,
+                          perScenario: checks.perScenario,
+                          warm: checks.warm.seconds, warmTreePeak: checks.warm.treePeakKilobytes, oneEdit: checks.oneEdit),
+            prepared.course, prepared.work)
+}
+
+func measure(_ lessons: Int) -> Measured {
+    let (checks, course, work) = measureCheckRows(lessons)
     let builds = measureBuilds(course: course, work: work)
 
     // The peers on the same Markdown.
@@ -151,8 +191,6 @@ func measure(_ lessons: Int) -> Measured {
     }.min()!
     let mkdocsTime = measureMkDocs(course: course, work: work, repeats: lessons <= 100 ? 2 : 1)
 
-    return Measured(lessons: lessons, scenarios: count, turns: checks.turns, perScenario: checks.perScenario,
-                    warm: checks.warm.seconds, warmTreePeak: checks.warm.treePeakKilobytes, oneEdit: checks.oneEdit,
-                    firstBuild: builds.first, rebuild: builds.rebuild, editedLesson: builds.edited,
+    return Measured(checks: checks, firstBuild: builds.first, rebuild: builds.rebuild, editedLesson: builds.edited,
                     rebuildWithoutSearch: builds.withoutSearch, hugo: hugoTime, mkdocs: mkdocsTime)
 }

@@ -6,25 +6,26 @@ func megabytes(_ kilobytes: Int) -> String { String(format: "%.0f MB", Double(ki
 
 func ratios(_ values: [Double]) -> String { values.map { String(format: "%.2f×", $0) }.joined(separator: ", ") }
 
-/// The cold check against its floor, A B A B: wall and CPU.
-func coldRows(_ turns: Turns) -> [Row] {
-    [Row(what: "  cold check (--no-cache), wall", value: turns.checkWall.map(seconds).joined(separator: ", "),
+/// The cold check against its floor, A B A B: wall and CPU; `what` names the kind of cold.
+func coldRows(_ turns: Turns, what: String) -> [Row] {
+    [Row(what: "  \(what), wall", value: turns.checkWall.map(seconds).joined(separator: ", "),
          against: "floor " + turns.floorWall.map(seconds).joined(separator: ", ") + " (one batched swiftc -j2, in turn)",
          target: String(format: "≤ 1.2 × floor (%.2f×: %@)", turns.wallRatio, ratios(turns.wallRatios)),
          met: turns.wallRatio <= 1.2),
-     Row(what: "  cold check (--no-cache), CPU", value: turns.checkCPU.map(seconds).joined(separator: ", "),
+     Row(what: "  \(what), CPU", value: turns.checkCPU.map(seconds).joined(separator: ", "),
          against: "floor " + turns.floorCPU.map(seconds).joined(separator: ", "),
          target: String(format: "≤ 1.3 × floor (%.2f×: %@)", turns.cpuRatio, ratios(turns.cpuRatios)),
          met: turns.cpuRatio <= 1.3),
-     Row(what: "  cold check, tree memory", value: megabytes(turns.checkTreePeak),
+     Row(what: "  \(what), tree memory", value: megabytes(turns.checkTreePeak),
          against: "floor " + megabytes(turns.floorTreePeak), target: "", met: nil)]
 }
 
-/// A corpus's rows: the check's, then the builds as users run them, beside hugo and MkDocs.
-func corpusRows(_ result: Measured) -> [Row] {
+/// A corpus's check rows: cold against the floor, one by one, warm, one edited scenario.
+func checkRows(_ result: CheckMeasured) -> [Row] {
     let large = result.lessons >= 1000
     var rows = [Row(what: "\(result.lessons) lessons, \(result.scenarios) scenarios", value: "", against: "", target: "", met: nil)]
-    rows += coldRows(result.turns)
+    rows += coldRows(result.turns, what: "cold check (--no-cache)")
+    rows += coldRows(result.restored, what: "cold, Swift readings restored")
     rows.append(Row(what: "", value: "", against: String(format: "one by one: %@ × %d = %@", seconds(result.perScenario),
                                                         result.scenarios, seconds(result.perScenario * Double(result.scenarios))),
                     target: "", met: nil))
@@ -32,6 +33,13 @@ func corpusRows(_ result: Measured) -> [Row] {
                     target: large ? "≤ 0.6 s" : "≤ 0.1 s", met: result.warm <= (large ? 0.6 : 0.1)))
     rows.append(Row(what: "  one edited scenario", value: seconds(result.oneEdit), against: "",
                     target: large ? "" : "≤ 0.6 s", met: large ? nil : result.oneEdit <= 0.6))
+    return rows
+}
+
+/// A corpus's rows: the check's, then the builds as users run them, beside hugo and MkDocs.
+func corpusRows(_ result: Measured) -> [Row] {
+    let large = result.lessons >= 1000
+    var rows = checkRows(result.checks)
     let hugo = "hugo \(seconds(result.hugo)) (no search)"
     rows.append(Row(what: "  first build after the check", value: seconds(result.firstBuild.seconds), against: hugo,
                     target: large ? "" : "≤ hugo", met: large ? nil : result.firstBuild.seconds <= result.hugo))

@@ -28,7 +28,7 @@ import Glibc
 // And `coursebook lsp` as an editor meets it on the 100-lesson corpus, warm: a saved prose
 // edit until its diagnostics come, and a changed scenario against the check's one-edit time.
 //
-// usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only] [--book-only]
+// usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only] [--book-only] [--check-only]
 
 struct Options {
     var sizes = [100, 1000]
@@ -43,6 +43,8 @@ struct Options {
     var errorsOnly = false
     /// Only the book's shape (scripts/gen-book-shape.py's course against plain swiftc).
     var bookOnly = false
+    /// Only the corpora's check rows (cold against the floor, warm, one edit): no build, no peer.
+    var checkOnly = false
 }
 
 /// A progress line, on standard error: unbuffered, it reaches a log as it is said.
@@ -51,7 +53,7 @@ func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf
 var parsed = Options()
 var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only] [--book-only]\n".utf8))
+    FileHandle.standardError.write(Data("usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only] [--book-only] [--check-only]\n".utf8))
     exit(64)
 }
 while let flag = arguments.popFirst() {
@@ -59,6 +61,7 @@ while let flag = arguments.popFirst() {
     if flag == "--lsp-only" { parsed.lspOnly = true; continue }
     if flag == "--errors-only" { parsed.errorsOnly = true; continue }
     if flag == "--book-only" { parsed.bookOnly = true; continue }
+    if flag == "--check-only" { parsed.checkOnly = true; continue }
     guard let value = arguments.popFirst() else { usage() }
     switch flag {
     case "--lessons":
@@ -110,9 +113,11 @@ func required(_ found: String?, _ message: String) -> String {
 }
 let python = required(onPath("python3") ?? (needsCorpora || options.bookOnly ? nil : ""), "python3 is not installed")
 let swiftc = required(onPath("swiftc"), "swiftc is not on PATH")
-let pagefind = required(onPath("pagefind") ?? (options.lspOnly || options.errorsOnly || options.bookOnly ? "" : nil),
+let pagefind = required(onPath("pagefind") ?? (options.lspOnly || options.errorsOnly || options.bookOnly || options.checkOnly ? "" : nil),
                         "pagefind is not on PATH: every build users run indexes the site with it ('make' installs it)")
-let hugo = required(onPath("hugo") ?? (needsCorpora && !options.lspOnly ? nil : ""), "hugo is not installed ('make bench' installs Debian's hugo)")
+/// Whether the builds and the peers are measured on the corpora.
+let measuresBuilds = needsCorpora && !options.lspOnly && !options.checkOnly
+let hugo = required(onPath("hugo") ?? (measuresBuilds ? nil : ""), "hugo is not installed ('make bench' installs Debian's hugo)")
 
 // MARK: Running and timing
 
@@ -410,23 +415,24 @@ struct Row {
 try? FileManager.default.createDirectory(atPath: benchFolder, withIntermediateDirectories: true)
 let cores = ProcessInfo.processInfo.activeProcessorCount
 let swiftVersion = run(swiftc, ["--version"], in: root).output.split(separator: "\n").first.map(String.init) ?? "?"
-let hugoVersion = needsCorpora && !options.lspOnly ? run(hugo, ["version"], in: root).output.split(separator: " ").prefix(2).joined(separator: " ") : "hugo not run"
+let hugoVersion = measuresBuilds ? run(hugo, ["version"], in: root).output.split(separator: " ").prefix(2).joined(separator: " ") : "hugo not run"
 let pagefindVersion = pagefind.isEmpty ? "pagefind not run" : run(pagefind, ["--version"], in: root).output.trimmingCharacters(in: .whitespacesAndNewlines)
-let mkdocs: (program: String?, reason: String) = needsCorpora && !options.lspOnly ? mkdocsProgram() : (nil, "not run")
+let mkdocs: (program: String?, reason: String) = measuresBuilds ? mkdocsProgram() : (nil, "not run")
 let mkdocsVersion = mkdocs.program.map { run($0, ["--version"], in: root).output.split(separator: " ").prefix(3).joined(separator: " ") + ", " + (run(URL(fileURLWithPath: $0).deletingLastPathComponent().path + "/python", ["-c", "import importlib.metadata as m; print('mkdocs-material ' + m.version('mkdocs-material'))"], in: root).output.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? "MkDocs not run: \(mkdocs.reason)"
 
-let results = needsCorpora && !options.lspOnly ? options.sizes.map(measure) : []
-let nesting = options.lspOnly || options.errorsOnly || options.bookOnly ? [] : measureNesting()
-let editor = needsCorpora ? measureEditor() : nil
-let refusals = options.nestingOnly || options.lspOnly || options.bookOnly ? [] : [measureErrors(withCore: false), measureErrors(withCore: true)]
-let bookShape = options.bookOnly || (needsCorpora && !options.lspOnly) ? measureBookShape() : nil
+let results = measuresBuilds ? options.sizes.map(measure) : []
+let checksAlone = options.checkOnly ? options.sizes.map { measureCheckRows($0).checks } : []
+let nesting = options.lspOnly || options.errorsOnly || options.bookOnly || options.checkOnly ? [] : measureNesting()
+let editor = needsCorpora && !options.checkOnly ? measureEditor() : nil
+let refusals = options.nestingOnly || options.lspOnly || options.bookOnly || options.checkOnly ? [] : [measureErrors(withCore: false), measureErrors(withCore: true)]
+let bookShape = options.bookOnly || measuresBuilds ? measureBookShape() : nil
 
 /// How many times cmark-gfm's own time a command on a deeply nested lesson may take: the
 /// command also starts, loads, checks and writes a site, so it is a constant factor above;
 /// a walk that is not linear is hundreds of times above.
 let nestingRatio = 10.0
 
-var rows: [Row] = results.flatMap(corpusRows)
+var rows: [Row] = results.flatMap(corpusRows) + checksAlone.flatMap(checkRows)
 
 if let editor {
     rows.append(Row(what: "Editor (coursebook lsp, 100 lessons)", value: "", against: "", target: "", met: nil))
@@ -457,6 +463,8 @@ print("coursebook bench: \(cores) cores, \(swiftVersion), \(hugoVersion), \(page
 print("Builds run with search (Pagefind on PATH, as `make` installs it) unless a row says otherwise.")
 print("Tree memory: \(treeMemoryMethod).")
 print("CPU: user + system time of the process and the processes it waited for (wait4).")
+print("Cold check: every scenario compiled and run (--no-cache), the user's store of Swift readings removed first (nothing read before);")
+print("  \"Swift readings restored\": the same with that store in place, as a CI runner that restores ~/.cache/coursebook.")
 print("")
 func padded(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)

@@ -27,7 +27,7 @@ enum CheckCommand {
     static func execute(_ options: CheckCommandOptions, console: Console) -> ExitStatus {
         let printer = ReportPrinter(console: console, command: Coursebook.check.name, style: options.shared.format)
         do {
-            let checked = try Pipeline(endsWithTheProcess: true).check(options)
+            let checked = try Pipeline(endsWithTheProcess: true, sharedReadings: Pipeline.sharedReadingsFolder).check(options)
             printer.print(checked)
             CommandLifetime.keepUntilExit(checked)
             return checked.report.succeeded ? .success : .checkFailed
@@ -80,7 +80,7 @@ enum BuildCommand {
     static func execute(_ options: BuildCommandOptions, console: Console) -> ExitStatus {
         let printer = ReportPrinter(console: console, command: Coursebook.build.name, style: options.shared.format)
         do {
-            let built = try Pipeline(endsWithTheProcess: true).build(options)
+            let built = try Pipeline(endsWithTheProcess: true, sharedReadings: Pipeline.sharedReadingsFolder).build(options)
             printer.print(built.checked)
             printWritten(built, to: built.out, console: console)
             CommandLifetime.keepUntilExit(built)

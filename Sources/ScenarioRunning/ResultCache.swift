@@ -118,6 +118,20 @@ package struct ResultCache: Sendable {
         if !entries.isEmpty { store.write(entries, suffix: Self.compileFailureSuffix) }
     }
 
+    /// The outputs of a run's completed scenarios, kept in one file as well (see
+    /// `ContentStore.readPack`): a warm check reads it where it read one file per scenario.
+    static let outputsPack = "outputs"
+
+    /// The outputs in the pack, by key (empty when there is none or it is refused).
+    package func packedOutputs() -> [String: [UInt8]] { store.readPack(Self.outputsPack) }
+
+    /// Keeps `outputs` (every completed scenario of a run, by key) as the pack, when one of
+    /// them is not in it already (`packed`).
+    package func pack(outputs: [(key: String, output: String)], packed: [String: [UInt8]]) {
+        guard outputs.contains(where: { packed[$0.key] == nil }) else { return }
+        store.writePack(Self.outputsPack, outputs.map { ($0.key, Array($0.output.utf8)) })
+    }
+
     package func lookup(_ key: String) -> String? {
         store.read(key, suffix: Self.suffix).map { String(decoding: $0, as: UTF8.self) }
     }
@@ -135,13 +149,14 @@ package struct ResultCache: Sendable {
 
     /// What the cache holds for a scenario with this key and goal: the output of a program that
     /// ran to its end or trapped, or what type-checking it said.
-    package func lookup(_ key: String, goal: ScenarioGoal) -> ScenarioOutcome? {
+    package func lookup(_ key: String, goal: ScenarioGoal, packed: [UInt8]? = nil) -> ScenarioOutcome? {
         switch goal {
         case .typeCheck:
             guard let bytes = store.read(key, suffix: Self.typeCheckSuffix),
                   let check = try? JSONDecoder().decode(TypeCheck.self, from: Data(bytes)) else { return nil }
             return .typeChecked(check, fromCache: true)
         case .run:
+            if let packed { return .completed(output: String(decoding: packed, as: UTF8.self), standardError: "", fromCache: true) }
             if let output = lookup(key) { return .completed(output: output, standardError: "", fromCache: true) }
             guard let bytes = store.read(key, suffix: Self.trapSuffix),
                   let trap = try? JSONDecoder().decode(Trap.self, from: Data(bytes)) else { return nil }

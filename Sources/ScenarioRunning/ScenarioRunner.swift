@@ -87,12 +87,13 @@ package struct ScenarioRunner: Sendable {
             runner.builds = runner.buildModules { scratch = ScenarioRunner.makeWorkspace(); return scratch! }
         }
         let toolchain = runner.toolchainKeyPart
+        let packed = cache?.packedOutputs() ?? [:]
         let looked = sources.concurrentMap { source -> (key: String, outcome: ScenarioOutcome?) in
             let key = ResultCache.key(toolVersion: ToolBuild.keyVersion(CoursebookVersion.current), compilerVersion: compiler.version,
                                       coreDigest: coreDigest, placement: placement.keyPart + " " + settings.limits.keyPart
                                         + " output \(settings.outputCap)", modules: moduleKeyPart(source), source: source)
             guard let cache else { return (key, nil) }
-            if let kept = cache.lookup(key, goal: source.goal) { return (key, kept) }
+            if let kept = cache.lookup(key, goal: source.goal, packed: packed[key]) { return (key, kept) }
             // A program that did not compile fails the same way until its code, its place or the
             // compiler changes.
             guard source.goal == .run else { return (key, nil) }
@@ -118,7 +119,7 @@ package struct ScenarioRunner: Sendable {
             }
         }
         return RunStart(sources: sources, placement: placement, keys: looked.map(\.key), cached: looked.map(\.outcome),
-                        aheadOfShapes: ahead, typeChecks: typeChecks, builds: runner.builds, scratch: scratch)
+                        aheadOfShapes: ahead, typeChecks: typeChecks, builds: runner.builds, scratch: scratch, packed: packed)
     }
 
     /// What identifies the compiler beyond its version line, for the keys of compile failures:
@@ -200,6 +201,7 @@ package struct ScenarioRunner: Sendable {
         let cachedCount = jobs.count - pending.count
         guard pending.contains(where: { refused[$0] == nil }) else {
             for (index, outcome) in refused { outcomes[index] = outcome }
+            pack(outcomes, keys: keys, started: started)
             return RunReport(outcomes: outcomes.map { $0! }, compiledCount: 0,
                              cachedCount: cachedCount, compilerRuns: 0, diagnostics: moduleErrors,
                              cacheRefusals: cache?.store.refusals ?? 0)
@@ -255,6 +257,7 @@ package struct ScenarioRunner: Sendable {
         if !isCancelled {
             cache?.store(outcomes: fresh)
             cache?.store(compileFailures: failures)
+            pack(outcomes, keys: keys, started: started)
         }
         let diagnostics = moduleErrors + (coreErrors ?? [])
         return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count - refused.count,
@@ -263,6 +266,15 @@ package struct ScenarioRunner: Sendable {
                          diagnostics: diagnostics, sandbox: use, cacheRefusals: cache?.store.refusals ?? 0,
                          durations: durations, batchAhead: started.aheadOfShapes == nil ? .none
                             : (ahead == nil ? .dropped : .used))
+    }
+
+    /// Every completed scenario's output in the cache's pack, for the next run to read at once.
+    private func pack(_ outcomes: [ScenarioOutcome?], keys: [String], started: RunStart) {
+        let outputs = zip(keys, outcomes).compactMap { key, outcome -> (key: String, output: String)? in
+            guard case let .completed(output, _, _)? = outcome else { return nil }
+            return (key, output)
+        }
+        cache?.pack(outputs: outputs, packed: started.packed)
     }
 
     /// The type-checks of `indices`: those begun by `start`, waited for, and any other run now.
@@ -380,6 +392,8 @@ package struct RunStart: Sendable {
     let builds: ModuleBuilds?
     /// A scratch folder the modules were built in, when the compiler keeps no store.
     var scratch: String? = nil
+    /// The outputs the cache's pack held (`ResultCache.packedOutputs`).
+    var packed: [String: [UInt8]] = [:]
 }
 
 /// A program compiling before the scenarios' shapes are known, in a scratch folder of its own:

@@ -65,13 +65,10 @@ struct ShapeReading: Equatable {
                 otherReason = true
             }
         }
-        // `return` at the top level: a function allows it, main.swift does not.
-        if TopLevelFinder.contains(file, where: { $0.is(ReturnStmtSyntax.self) }) { needsOwnProgram = true; otherReason = true }
-        // Top-level `await` makes main.swift asynchronous; a plain function cannot await.
-        if TopLevelFinder.contains(file, where: { $0.is(AwaitExprSyntax.self) || $0.as(ForStmtSyntax.self)?.awaitKeyword != nil }) {
-            needsOwnProgram = true
-            otherReason = true
-        }
+        // `return` at the top level: a function allows it, main.swift does not. Top-level
+        // `await` makes main.swift asynchronous; a plain function cannot await.
+        let topLevel = TopLevelFinder.find(in: file)
+        if topLevel.returns || topLevel.awaits { needsOwnProgram = true; otherReason = true }
         // `#function` names the function around it, `#line` and `#file` the place in the file:
         // what main.swift prints only in a program of its own, where the code is main.swift.
         if PlaceLiterals.appear(in: code) { needsOwnProgram = true; otherReason = true }
@@ -113,32 +110,39 @@ package enum PlaceLiterals {
     }
 }
 
-/// Finds a node in the top-level code of a scenario, not inside a closure, a function, a type
-/// or an accessor of its own.
+/// Finds `return` and `await` (`for await` too) in the top-level code of a scenario, not
+/// inside a closure, a function, a type or an accessor of its own: one walk for both, each
+/// node told apart by its kind (cheaper than asking its type), stopping once both are found.
 private final class TopLevelFinder: SyntaxAnyVisitor {
-    private let matches: (Syntax) -> Bool
-    private var found = false
+    private(set) var returns = false
+    private(set) var awaits = false
 
-    private init(_ matches: @escaping (Syntax) -> Bool) {
-        self.matches = matches
+    private init() {
         super.init(viewMode: .sourceAccurate)
     }
 
-    static func contains(_ file: SourceFileSyntax, where matches: @escaping (Syntax) -> Bool) -> Bool {
-        let finder = TopLevelFinder(matches)
+    static func find(in file: SourceFileSyntax) -> (returns: Bool, awaits: Bool) {
+        let finder = TopLevelFinder()
         finder.walk(file)
-        return finder.found
+        return (finder.returns, finder.awaits)
     }
 
     override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
-        if found { return .skipChildren }
-        if matches(node) { found = true; return .skipChildren }
-        if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) || node.is(AccessorBlockSyntax.self)
-            || node.is(ClassDeclSyntax.self) || node.is(StructDeclSyntax.self) || node.is(ActorDeclSyntax.self)
-            || node.is(EnumDeclSyntax.self) || node.is(ExtensionDeclSyntax.self) || node.is(ProtocolDeclSyntax.self)
-            || node.is(InitializerDeclSyntax.self) || node.is(DeinitializerDeclSyntax.self)
-            || node.is(SubscriptDeclSyntax.self) {
+        if returns && awaits { return .skipChildren }
+        switch node.kind {
+        case .token:
             return .skipChildren
+        case .returnStmt:
+            returns = true
+        case .awaitExpr:
+            awaits = true
+        case .forStmt:
+            if node.as(ForStmtSyntax.self)?.awaitKeyword != nil { awaits = true }
+        case .closureExpr, .functionDecl, .accessorBlock, .classDecl, .structDecl, .actorDecl, .enumDecl,
+             .extensionDecl, .protocolDecl, .initializerDecl, .deinitializerDecl, .subscriptDecl:
+            return .skipChildren
+        default:
+            break
         }
         return .visitChildren
     }

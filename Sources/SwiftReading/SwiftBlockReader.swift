@@ -88,19 +88,27 @@ package struct SwiftBlockReader: Sendable {
         package static func < (lhs: Need, rhs: Need) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
+    /// The course's store (its cache folder), then one every course of this user shares
+    /// (`shared`): a reading depends only on the block's text, the tool's build and the
+    /// compiler, so what one course or run read serves another, and a check without a course
+    /// cache (`--no-cache`, a CI runner with only the user's cache restored) parses nothing
+    /// that was read before.
     private var store: ContentStore?
+    private var shared: ContentStore?
     private var toolVersion: String
     private var compilerVersion: String
     private var onParse: (@Sendable () -> Void)?
     private var elsewhere: SwiftReadingElsewhere?
 
-    /// `storeFolder` keeps what was learned between runs (nil: nothing is kept); the compiler's
+    /// `storeFolder` keeps what was learned between runs of a course (nil: nothing is kept
+    /// there), `sharedFolder` what every course and run may use (nil: none); the compiler's
     /// version is part of every key, since the parser ships with it. `onParse` is called for
     /// every parse (tests count them). `elsewhere` reads the blocks in another process; nil
     /// reads them here.
-    package init(storeFolder: String?, toolVersion: String, compilerVersion: String,
+    package init(storeFolder: String?, sharedFolder: String? = nil, toolVersion: String, compilerVersion: String,
                  onParse: (@Sendable () -> Void)? = nil, elsewhere: SwiftReadingElsewhere? = nil) {
         store = storeFolder.map { ContentStore(folder: $0) }
+        shared = sharedFolder.map { ContentStore(folder: $0) }
         self.toolVersion = toolVersion
         self.compilerVersion = compilerVersion
         self.onParse = onParse
@@ -108,7 +116,7 @@ package struct SwiftBlockReader: Sendable {
     }
 
     /// Stored readings that were found and not believed (see `ContentStore`).
-    package var refusedEntries: Int { store?.refusals ?? 0 }
+    package var refusedEntries: Int { (store?.refusals ?? 0) + (shared?.refusals ?? 0) }
 
     /// What a parse learned, apart from the HTML: all that a check reads.
     static let factsSuffix = "swift"
@@ -120,8 +128,12 @@ package struct SwiftBlockReader: Sendable {
     static let formatVersion = "10"
 
     /// What is known of every block, in the order of `requests`, read on every core. A text
-    /// asked for several times (with several needs) is read once, for the largest need.
-    package func read(_ requests: [(code: String, need: Need)]) -> [SwiftBlockReading] {
+    /// asked for several times (with several needs) is read once, for the largest need. With a
+    /// `pack` name, the course's store keeps these blocks' facts in one file as well (see
+    /// `ContentStore.readPack`), read first the next time the same caller asks: a warm check
+    /// reads one file where it read one per block. The pack is written again only when one
+    /// of the blocks was not in it.
+    package func read(_ requests: [(code: String, need: Need)], pack: String? = nil) -> [SwiftBlockReading] {
         var slot: [CodeKey: Int] = [:]
         var distinct: [(code: String, need: Need)] = []
         var slots: [Int] = []
@@ -139,7 +151,13 @@ package struct SwiftBlockReader: Sendable {
         }
         let keys = distinct.map { key($0.code) }
         let asked = distinct
-        var readings = Array(asked.indices).concurrentMap { stored(keys[$0], withHTML: asked[$0].need == .highlighted) }
+        let packName = pack.map { "readings-\($0)" }
+        let packed = store == nil ? [:] : packName.map { store!.readPack($0) } ?? [:]
+        let found = Array(asked.indices).concurrentMap {
+            stored(keys[$0], withHTML: asked[$0].need == .highlighted, packed: packed[keys[$0]])
+        }
+        var readings = found.map { $0?.reading }
+        var payloads = found.map { $0?.facts }
         let unknown = distinct.indices.filter { readings[$0] == nil }
         var facts: [(key: String, payload: [UInt8])] = []
         var html: [(key: String, payload: [UInt8])] = []
@@ -151,23 +169,45 @@ package struct SwiftBlockReader: Sendable {
             // What a reading elsewhere could not give (too long, a crash) is not kept: the
             // next command tries again.
             guard parsed.kept else { continue }
-            facts.append((keys[index], ReadingCoding.encode(parsed.reading)))
+            let encoded = ReadingCoding.encode(parsed.reading)
+            payloads[index] = encoded
+            facts.append((keys[index], encoded))
             if let highlighted = parsed.reading.highlighted { html.append((keys[index], Array(highlighted.utf8))) }
         }
-        store?.write(facts, suffix: Self.factsSuffix)
-        store?.write(html, suffix: Self.htmlSuffix)
+        shared?.write(facts, suffix: Self.factsSuffix)
+        shared?.write(html, suffix: Self.htmlSuffix)
+        // What only the shared store knew goes into the course's too, which stays whole.
+        let copied = found.compactMap { $0?.copied }
+        store?.write(facts + copied.compactMap { copy in copy.facts.map { (copy.key, $0) } }, suffix: Self.factsSuffix)
+        store?.write(html + copied.compactMap { copy in copy.html.map { (copy.key, $0) } }, suffix: Self.htmlSuffix)
+        if let packName, let store, keys.contains(where: { packed[$0] == nil }) {
+            store.writePack(packName, keys.indices.compactMap { index in payloads[index].map { (keys[index], $0) } })
+        }
         return slots.map { readings[$0]! }
     }
 
-    /// What the store knows of a block; nil when it lacks anything asked for.
-    private func stored(_ key: String, withHTML: Bool) -> SwiftBlockReading? {
-        guard let store, let payload = store.read(key, suffix: Self.factsSuffix),
+    /// What the stores know of a block (`packed`: its facts from the course's pack), the
+    /// course's first; nil when they lack anything asked for. `facts`: the stored form of the
+    /// reading; `copied`: what the course's store lacks and the shared one had.
+    private func stored(_ key: String, withHTML: Bool, packed: [UInt8]? = nil)
+        -> (reading: SwiftBlockReading, facts: [UInt8], copied: (key: String, facts: [UInt8]?, html: [UInt8]?)?)? {
+        guard let (payload, fromShared) = packed.map({ ($0, false) }) ?? storedPayload(key, suffix: Self.factsSuffix),
               var reading = ReadingCoding.decode(payload) else { return nil }
+        var htmlCopy: [UInt8]?
         if withHTML {
-            guard let html = store.read(key, suffix: Self.htmlSuffix) else { return nil }
+            guard let (html, htmlShared) = storedPayload(key, suffix: Self.htmlSuffix) else { return nil }
             reading.highlighted = String(decoding: html, as: UTF8.self)
+            if htmlShared { htmlCopy = html }
         }
-        return reading
+        guard store != nil, fromShared || htmlCopy != nil else { return (reading, payload, nil) }
+        return (reading, payload, (key, fromShared ? payload : nil, htmlCopy))
+    }
+
+    /// A payload from the course's store, else the shared one (`shared` says which).
+    private func storedPayload(_ key: String, suffix: String) -> (bytes: [UInt8], shared: Bool)? {
+        if let bytes = store?.read(key, suffix: suffix) { return (bytes, false) }
+        if let bytes = shared?.read(key, suffix: suffix) { return (bytes, true) }
+        return nil
     }
 
     /// The readings of blocks the store did not know, in order: here, or elsewhere when this
@@ -177,7 +217,8 @@ package struct SwiftBlockReader: Sendable {
         guard !requests.isEmpty else { return [] }
         for _ in requests { onParse?() }
         guard let elsewhere else {
-            return requests.concurrentMap { (Self.reading(of: $0.code), true) }
+            // With a store, the HTML is kept for the build after a check whatever was asked.
+            return requests.concurrentMap { (Self.reading(of: $0.code, highlighting: $0.need == .highlighted || store != nil), true) }
         }
         // Too deep is known here at once, without a process to ask.
         var readings: [(reading: SwiftBlockReading, kept: Bool)?] = requests.map { request in
@@ -223,14 +264,15 @@ package struct SwiftBlockReader: Sendable {
     }
 
     /// Everything learned from one block: nothing but why, for a block nested past what the
-    /// parser is given; else what one parse of it says.
-    static func reading(of code: String) -> SwiftBlockReading {
+    /// parser is given; else what one parse of it says, its highlighted HTML only when
+    /// `highlighting` (a tenth of a reading's time, and a check without a store never shows it).
+    static func reading(of code: String, highlighting: Bool = true) -> SwiftBlockReading {
         if let deep = SwiftNesting.tooDeep(code) { return tooDeep(code, deep) }
         let tree = Parser.parse(source: code)
         let shape = ShapeReading(tree, code: code)
         var reading = SwiftBlockReading(problems: SyntaxFindings.of(tree, code: code), needsOwnProgram: shape.needsOwnProgram,
                                         hasMainAttribute: shape.hasMainAttribute, declaredNames: shape.declaredNames,
-                                        highlighted: SwiftHighlighter.html(tree, code: code),
+                                        highlighted: highlighting ? SwiftHighlighter.html(tree, code: code) : nil,
                                         trees: ViewTreeReading.of(tree))
         reading.hoisting = shape.hoisting
         return reading
@@ -241,7 +283,8 @@ package struct SwiftBlockReader: Sendable {
     /// why the file could not be read.
     package func globalNames(of code: String) -> Result<Set<String>, SwiftBlockReading.Unread> {
         let key = self.key("global names\n" + code)
-        if let payload = store?.read(key, suffix: Self.identifiersSuffix) {
+        if let (payload, fromShared) = storedPayload(key, suffix: Self.identifiersSuffix) {
+            if fromShared { store?.write([(key, payload)], suffix: Self.identifiersSuffix) }
             return .success(Set(String(decoding: payload, as: UTF8.self).split(separator: "\n").map(String.init)))
         }
         onParse?()
@@ -265,6 +308,7 @@ package struct SwiftBlockReader: Sendable {
         }
         guard case .success(let payload) = answer else { return answer.map { _ in [] } }
         store?.write([(key, payload)], suffix: Self.identifiersSuffix)
+        shared?.write([(key, payload)], suffix: Self.identifiersSuffix)
         return .success(Set(String(decoding: payload, as: UTF8.self).split(separator: "\n").map(String.init)))
     }
 
@@ -308,7 +352,7 @@ package struct SwiftBlockReader: Sendable {
             case .failure(let why): return [UInt8(ascii: "u")] + Array(ReadingCoding.encode(unread: why).utf8)
             }
         }
-        return [UInt8(ascii: "r")] + ReadingCoding.encodeAnswer(reading(of: code), withHTML: kind == 1)
+        return [UInt8(ascii: "r")] + ReadingCoding.encodeAnswer(reading(of: code, highlighting: kind == 1), withHTML: kind == 1)
     }
 
     func key(_ code: String) -> String {

@@ -507,17 +507,49 @@ struct ScenarioRunnerTests {
         #expect(ResultCache.compileFailureKey(base, toolchain: "swiftc 1", source: renamed) != failure)
     }
 
+    /// The output is kept twice, in its own entry and in the run's pack: both damaged, neither
+    /// is believed.
     @Test func aDamagedCacheEntryIsNotBelieved() throws {
         let folder = temporaryFolder("damaged")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = ResultCache(folder: folder.path)
         _ = try runner(cache: cache).run([job("print(\"truth\")\n")])
-        let entry = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".out") })
-        let path = folder.appendingPathComponent(entry)
-        let bytes = try Data(contentsOf: path)
-        try Data(bytes.dropLast(3) + Array("lie\n".utf8)).write(to: path)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".out") || $0.hasSuffix(".pack") }
+        #expect(entries.count == 2)
+        for entry in entries {
+            let path = folder.appendingPathComponent(entry)
+            let bytes = try Data(contentsOf: path)
+            try Data(bytes.dropLast(3) + Array("lie\n".utf8)).write(to: path)
+        }
         let again = try runner(cache: cache).run([job("print(\"truth\")\n")])
         #expect(again.cachedCount == 0)
         #expect(again.outcomes[0].completedOutput == "truth\n")
+    }
+
+    /// A run's outputs are kept in one pack as well, which the next run reads whole: with the
+    /// entries one by one gone, they still come from the cache; a scenario the pack lacks is
+    /// compiled, and the pack written again with it.
+    @Test func outputsComeFromTheRunsPack() throws {
+        let folder = temporaryFolder("packed")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = ResultCache(folder: folder.path)
+        func removeEntries() throws {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".out") {
+                try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+        }
+        let jobs = [job("print(1)\n"), job("print(2)\n")]
+        _ = try runner(cache: cache).run(jobs)
+        try removeEntries()
+        let warm = try runner(cache: cache).run(jobs)
+        #expect(warm.cachedCount == 2 && warm.compilerRuns == 0)
+        #expect(warm.outcomes[1] == .completed(output: "2\n", standardError: "", fromCache: true))
+        let more = try runner(cache: cache).run(jobs + [job("print(3)\n")])
+        #expect(more.cachedCount == 2 && more.compiledCount == 1)
+        try removeEntries()
+        let again = try runner(cache: cache).run(jobs + [job("print(3)\n")])
+        #expect(again.cachedCount == 3)
+        #expect(again.outcomes[2].completedOutput == "3\n")
     }
 }

@@ -132,6 +132,79 @@ struct SwiftBlockReaderTests {
         #expect(kinds.withLock { $0 } == [1, 0])
     }
 
+    /// The shared store (the user's, across courses and runs) serves a reader without a
+    /// course store (`--no-cache`) and another course's: neither parses a block read before,
+    /// and a course store that lacked a reading gets it, so it stays whole on its own.
+    @Test func aReadingKeptInTheSharedStoreServesEveryCourse() throws {
+        let shared = temporaryFolder("shared-readings")
+        let course = temporaryFolder("course-readings")
+        defer {
+            try? FileManager.default.removeItem(at: shared)
+            try? FileManager.default.removeItem(at: course)
+        }
+        func reader(course: URL?, shared: URL?, _ counts: WorkCounts) -> SwiftBlockReader {
+            SwiftBlockReader(storeFolder: course?.path, sharedFolder: shared?.path, toolVersion: "test",
+                             compilerVersion: "Swift version 0", onParse: { counts.swiftParses.add(1, ordering: .relaxed) })
+        }
+        let code = "let greeting = \"merhaba\"\nprint(greeting)\n"
+        let cold = WorkCounts()
+        let first = reader(course: nil, shared: shared, cold).read([(code, .problems)])
+        #expect(cold.swiftParses.load(ordering: .relaxed) == 1)
+
+        let noCache = WorkCounts()
+        #expect(reader(course: nil, shared: shared, noCache).read([(code, .problems)]) == first)
+        #expect(noCache.swiftParses.load(ordering: .relaxed) == 0)
+
+        let otherCourse = WorkCounts()
+        #expect(reader(course: course, shared: shared, otherCourse).read([(code, .problems)]) == first)
+        #expect(otherCourse.swiftParses.load(ordering: .relaxed) == 0)
+        // The course's store now holds it: without the shared store it is still not parsed.
+        let courseAlone = WorkCounts()
+        #expect(reader(course: course, shared: nil, courseAlone).read([(code, .problems)]) == first)
+        #expect(courseAlone.swiftParses.load(ordering: .relaxed) == 0)
+        // Without either, it is parsed.
+        let neither = WorkCounts()
+        _ = reader(course: nil, shared: nil, neither).read([(code, .problems)])
+        #expect(neither.swiftParses.load(ordering: .relaxed) == 1)
+    }
+
+    /// A caller's pack holds its blocks' facts in one file: read again, they come from it
+    /// (the entries one by one are gone here, and nothing is parsed); a block that was not in
+    /// it is read and the pack written again with it; a pack that does not verify is not
+    /// believed.
+    @Test func aPackServesTheBlocksItHolds() throws {
+        let folder = temporaryFolder("pack-readings")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let one = "let a = 1\nprint(a)\n", two = "let b = 2\nprint(b)\n"
+        let first = reader(folder).read([(one, .problems), (two, .problems)], pack: "test")
+        func removeEntries() throws {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
+                try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+        }
+        try removeEntries()
+        let warm = WorkCounts()
+        #expect(reader(folder, counts: warm).read([(one, .problems), (two, .problems)], pack: "test") == first)
+        #expect(warm.swiftParses.load(ordering: .relaxed) == 0)
+
+        let three = "let c = 3\nprint(c)\n"
+        let added = WorkCounts()
+        _ = reader(folder, counts: added).read([(one, .problems), (three, .problems)], pack: "test")
+        #expect(added.swiftParses.load(ordering: .relaxed) == 1)
+        try removeEntries()
+        let again = WorkCounts()
+        _ = reader(folder, counts: again).read([(one, .problems), (three, .problems)], pack: "test")
+        #expect(again.swiftParses.load(ordering: .relaxed) == 0)
+
+        let pack = folder.appendingPathComponent("readings-test.pack")
+        var bytes = try Data(contentsOf: pack)
+        bytes[bytes.count - 2] ^= 1
+        try bytes.write(to: pack)
+        let refused = WorkCounts()
+        _ = reader(folder, counts: refused).read([(one, .problems), (three, .problems)], pack: "test")
+        #expect(refused.swiftParses.load(ordering: .relaxed) == 2)
+    }
+
     @Test func anEntryThatDoesNotVerifyIsReadAgain() throws {
         let folder = temporaryFolder("damaged")
         defer { try? FileManager.default.removeItem(at: folder) }
