@@ -28,7 +28,10 @@ import Glibc
 // And `coursebook lsp` as an editor meets it on the 100-lesson corpus, warm: a saved prose
 // edit until its diagnostics come, and a changed scenario against the check's one-edit time.
 //
-// usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only] [--book-only]
+// And `--site-only`: the builds alone (the check run once before them, untimed, its cache kept
+// under .build/bench for the next such run), beside hugo: no floor, no MkDocs, no nesting.
+//
+// usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only] [--book-only] [--site-only]
 
 struct Options {
     var sizes = [100, 1000]
@@ -43,6 +46,8 @@ struct Options {
     var errorsOnly = false
     /// Only the book's shape (scripts/gen-book-shape.py's course against plain swiftc).
     var bookOnly = false
+    /// Only the builds of the corpora and hugo's (no floor, no cold check, no MkDocs).
+    var siteOnly = false
 }
 
 /// A progress line, on standard error: unbuffered, it reaches a log as it is said.
@@ -51,7 +56,7 @@ func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf
 var parsed = Options()
 var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only] [--book-only]\n".utf8))
+    FileHandle.standardError.write(Data("usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only] [--book-only] [--site-only]\n".utf8))
     exit(64)
 }
 while let flag = arguments.popFirst() {
@@ -59,6 +64,7 @@ while let flag = arguments.popFirst() {
     if flag == "--lsp-only" { parsed.lspOnly = true; continue }
     if flag == "--errors-only" { parsed.errorsOnly = true; continue }
     if flag == "--book-only" { parsed.bookOnly = true; continue }
+    if flag == "--site-only" { parsed.siteOnly = true; continue }
     guard let value = arguments.popFirst() else { usage() }
     switch flag {
     case "--lessons":
@@ -412,21 +418,21 @@ let cores = ProcessInfo.processInfo.activeProcessorCount
 let swiftVersion = run(swiftc, ["--version"], in: root).output.split(separator: "\n").first.map(String.init) ?? "?"
 let hugoVersion = needsCorpora && !options.lspOnly ? run(hugo, ["version"], in: root).output.split(separator: " ").prefix(2).joined(separator: " ") : "hugo not run"
 let pagefindVersion = pagefind.isEmpty ? "pagefind not run" : run(pagefind, ["--version"], in: root).output.trimmingCharacters(in: .whitespacesAndNewlines)
-let mkdocs: (program: String?, reason: String) = needsCorpora && !options.lspOnly ? mkdocsProgram() : (nil, "not run")
+let mkdocs: (program: String?, reason: String) = needsCorpora && !options.lspOnly && !options.siteOnly ? mkdocsProgram() : (nil, "not run")
 let mkdocsVersion = mkdocs.program.map { run($0, ["--version"], in: root).output.split(separator: " ").prefix(3).joined(separator: " ") + ", " + (run(URL(fileURLWithPath: $0).deletingLastPathComponent().path + "/python", ["-c", "import importlib.metadata as m; print('mkdocs-material ' + m.version('mkdocs-material'))"], in: root).output.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? "MkDocs not run: \(mkdocs.reason)"
 
-let results = needsCorpora && !options.lspOnly ? options.sizes.map(measure) : []
-let nesting = options.lspOnly || options.errorsOnly || options.bookOnly ? [] : measureNesting()
-let editor = needsCorpora ? measureEditor() : nil
-let refusals = options.nestingOnly || options.lspOnly || options.bookOnly ? [] : [measureErrors(withCore: false), measureErrors(withCore: true)]
-let bookShape = options.bookOnly || (needsCorpora && !options.lspOnly) ? measureBookShape() : nil
+let results = needsCorpora && !options.lspOnly ? options.sizes.map(options.siteOnly ? measureSite : measure) : []
+let nesting = options.lspOnly || options.errorsOnly || options.bookOnly || options.siteOnly ? [] : measureNesting()
+let editor = needsCorpora && !options.siteOnly ? measureEditor() : nil
+let refusals = options.nestingOnly || options.lspOnly || options.bookOnly || options.siteOnly ? [] : [measureErrors(withCore: false), measureErrors(withCore: true)]
+let bookShape = !options.siteOnly && (options.bookOnly || (needsCorpora && !options.lspOnly)) ? measureBookShape() : nil
 
 /// How many times cmark-gfm's own time a command on a deeply nested lesson may take: the
 /// command also starts, loads, checks and writes a site, so it is a constant factor above;
 /// a walk that is not linear is hundreds of times above.
 let nestingRatio = 10.0
 
-var rows: [Row] = results.flatMap(corpusRows)
+var rows: [Row] = results.flatMap(options.siteOnly ? siteOnlyRows : corpusRows)
 
 if let editor {
     rows.append(Row(what: "Editor (coursebook lsp, 100 lessons)", value: "", against: "", target: "", met: nil))
