@@ -95,6 +95,11 @@ package struct Pipeline: Sendable {
         /// Whether the index is the one in place, its pages unchanged and its files verified
         /// (Pagefind did not run).
         package var searchReused: Bool = false
+        /// How many shards the index is in, and how many of its pages Pagefind read in this
+        /// build (those of the shards indexed again).
+        package var searchShards = 1
+        package var searchIndexedPages = 0
+        package var searchIndexedShards = 0
         /// The pages still to index (`searchAfterPages`): `refreshIndex` indexes them.
         package var searchPending: [String]?
         /// Their search copies (`SearchCopy`), for `refreshIndex`; empty when they have none.
@@ -132,7 +137,9 @@ package struct Pipeline: Sendable {
         return Built(checked: Self.withDrawings(context), out: out, pages: context.pages, assets: context.assets,
                      linkedFiles: context.sitePlan!.linkedFiles.count, lessonPages: course.lessons.count,
                      limitationsPage: SitePages.hasLimitationsPage(course), searchPages: context.searchOutcome?.pages,
-                     searchReused: context.searchOutcome?.reused ?? false, searchPending: context.searchPending,
+                     searchReused: context.searchOutcome?.reused ?? false, searchShards: context.searchOutcome?.shards ?? 1,
+                     searchIndexedPages: context.searchOutcome?.indexedPages ?? 0,
+                     searchIndexedShards: context.searchOutcome?.indexedShards ?? 0, searchPending: context.searchPending,
                      searchPendingCopies: context.searchPendingCopies, searchUnavailable: options.search && context.indexer == nil)
     }
 
@@ -169,7 +176,8 @@ package struct Pipeline: Sendable {
     /// A new search index for the site in place at `out`, made from `pages` after they were
     /// written (`BuildCommandOptions.searchAfterPages`), or from their search `copies` when
     /// the build made them: the site is staged again from its own files (hard links), indexed,
-    /// and swapped in, so that a reader never sees half an index.
+    /// and swapped in, so that a reader never sees half an index. The shards in place that the
+    /// build found current (their records kept) are taken as they are.
     package func refreshIndex(out: String, pages: [String], copies: [SiteFile] = []) throws(PipelineError) -> SearchIndexer.Outcome? {
         guard let indexer = SearchIndexer.locate() else { return nil }
         var context = PipelineContext(.build, options: SharedOptions())
@@ -186,7 +194,7 @@ package struct Pipeline: Sendable {
                 }
             }
             context.searchOutcome = try pipeline.index(staging, with: indexer, pages: pages, copies: staging.searchCopies,
-                                                       previous: nil)
+                                                       previous: out)
         }
         try run([index, .write], &context)
         return context.searchOutcome

@@ -12,62 +12,116 @@ package struct SearchIndexer: Sendable {
     /// The program that makes the index, and how long it may take.
     package var pagefind: Pagefind
 
-    init(pagefind: Pagefind) {
+    init(pagefind: Pagefind, pagesPerShard: Int = SearchShards.defaultPagesPerShard) {
         self.pagefind = pagefind
+        self.pagesPerShard = pagesPerShard
     }
 
-    /// Pagefind where `COURSEBOOK_PAGEFIND` or `PATH` says (see `Pagefind.locate`).
+    /// Pagefind where `COURSEBOOK_PAGEFIND` or `PATH` says (see `Pagefind.locate`), in shards
+    /// of the size `COURSEBOOK_SEARCH_SHARD_PAGES` says, if it says one.
     package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> SearchIndexer? {
-        Pagefind.locate(environment: environment).map(SearchIndexer.init(pagefind:))
+        let size = environment["COURSEBOOK_SEARCH_SHARD_PAGES"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        return Pagefind.locate(environment: environment).map {
+            SearchIndexer(pagefind: $0, pagesPerShard: size ?? SearchShards.defaultPagesPerShard)
+        }
     }
 
-    /// What `index` made: how many pages the index holds, and whether it is the one already in
-    /// place (its pages unchanged, its files verified) rather than a new one.
+    /// What `index` made: how many pages the index holds, in how many shards (`SearchShards`),
+    /// and how many of those pages Pagefind read in this build; `reused` when every shard is
+    /// the one already in place (its pages unchanged, its files verified).
     package struct Outcome: Sendable, Equatable {
         package var pages: Int
         package var reused: Bool
+        package var shards = 1
+        /// The pages of the shards Pagefind indexed again (0 when `reused`).
+        package var indexedPages = 0
+        /// How many shards Pagefind indexed again.
+        package var indexedShards = 0
     }
 
-    /// The folder of the index inside a site, and the record beside its files of what it was
-    /// built from.
+    /// The folder of the index inside a site, and the record beside each shard's files of what
+    /// it was built from.
     package static let folder = "pagefind"
     package static let recordName = "coursebook-index.sha256"
 
-    /// Indexes `pages` of `site` (the lesson pages, paths inside it) into `site/pagefind/`.
+    /// At most this many pages a shard on average (`COURSEBOOK_SEARCH_SHARD_PAGES` sets
+    /// another, for tests and measurements).
+    var pagesPerShard = SearchShards.defaultPagesPerShard
+
+    /// The folder of shard `number` inside a site.
+    static func shardFolder(_ number: Int) -> String {
+        number == 0 ? folder : folder + "/" + SearchShards.folder(number)
+    }
+
+    /// Indexes `pages` of `site` (the lesson pages, paths inside it) into `site/pagefind/`, in
+    /// shards (`SearchShards`), one Pagefind run after another.
     ///
-    /// Pagefind reads only those pages: it is given a folder of their search copies when every
-    /// page has one (`copies`: the SHA-256 of each, written into `SearchCopy.folder` of the
-    /// site), else a folder of hard links to them (copies where links cannot be made), never
-    /// the whole-course page, the index page or the limitations page. When the site in place at
-    /// `previous` has an index whose record says it was built from bytes byte-for-byte those
-    /// Pagefind would read now, and whose files are byte-for-byte those the record names, that
-    /// index is copied instead and Pagefind does not run: a changed, missing or extra file in
-    /// it, or a changed page, means a new index.
+    /// Pagefind reads only those pages: it is given a folder of one shard's search copies when
+    /// every page has one (`copies`: the SHA-256 of each, written into `SearchCopy.folder` of
+    /// the site), else of the pages themselves (hard links, copies where links cannot be
+    /// made), never the whole-course page, the index page or the limitations page. A shard
+    /// of the site in place at `previous` whose record says it was built from bytes
+    /// byte-for-byte those Pagefind would read now, and whose files are byte-for-byte those
+    /// the record names, is copied instead and Pagefind does not run for it: a changed,
+    /// missing or extra file in it, or a changed page of the shard, means a new bundle for
+    /// that shard. The list of the shards (`SearchShards.listName`) is written last.
     package func index(site: String, pages: [String], copies: [String: String] = [:],
                        previous: String?) throws(Pagefind.Failure) -> Outcome {
         let read = Self.readDigests(site: site, pages: pages, copies: copies)
-        if let previous, let reused = SearchIndexRecord.reuse(from: previous + "/" + Self.folder, pages: read.digests,
-                                                                into: site + "/" + Self.folder) {
-            return Outcome(pages: reused, reused: true)
+        let digests = Dictionary(read.digests, uniquingKeysWith: { first, _ in first })
+        let plan = SearchShards(pages: pages, pagesPerShard: pagesPerShard)
+        var outcome = Outcome(pages: 0, reused: true, shards: plan.shards.count)
+        for (number, members) in plan.shards.enumerated() {
+            let shard = members.map { ($0, digests[$0] ?? "") }
+            let into = site + "/" + Self.shardFolder(number)
+            if let previous, let reused = SearchIndexRecord.reuse(from: previous + "/" + Self.shardFolder(number),
+                                                                    pages: shard, into: into) {
+                outcome.pages += reused
+                continue
+            }
+            let count = try run(site: site, pages: members, fromCopies: read.fromCopies, into: into, primary: number == 0)
+            SearchIndexRecord(pagesIndexed: count, pages: shard, files: SearchIndexRecord.digests(of: into))
+                .write(to: into + "/" + Self.recordName)
+            outcome.pages += count
+            outcome.indexedPages += count
+            outcome.indexedShards += 1
+            outcome.reused = false
         }
-        let count = try run(site: site, pages: pages, fromCopies: read.fromCopies)
-        SearchIndexRecord(pagesIndexed: count, pages: read.digests,
-                          files: SearchIndexRecord.digests(of: site + "/" + Self.folder))
-            .write(to: site + "/" + Self.folder + "/" + Self.recordName)
-        return Outcome(pages: count, reused: false)
+        Self.writeList(plan, site: site)
+        return outcome
     }
 
-    /// The index in place at `previous` taken into `site` when its record proves it was built
-    /// from `pages` as they are now; else its files without their record (stale, until a
-    /// refresh), and nil.
+    /// The shards of the index in place at `previous` taken into `site` when their records
+    /// prove them built from `pages` as they are now; the others' files without their
+    /// records (stale, until a refresh indexes them again). Nil unless every shard was taken.
     func reuse(site: String, pages: [String], copies: [String: String] = [:], previous: String) -> Outcome? {
         let read = Self.readDigests(site: site, pages: pages, copies: copies)
-        if let reused = SearchIndexRecord.reuse(from: previous + "/" + Self.folder, pages: read.digests,
-                                                into: site + "/" + Self.folder) {
-            return Outcome(pages: reused, reused: true)
+        let digests = Dictionary(read.digests, uniquingKeysWith: { first, _ in first })
+        let plan = SearchShards(pages: pages, pagesPerShard: pagesPerShard)
+        var outcome = Outcome(pages: 0, reused: true, shards: plan.shards.count)
+        for (number, members) in plan.shards.enumerated() {
+            let from = previous + "/" + Self.shardFolder(number), into = site + "/" + Self.shardFolder(number)
+            if let reused = SearchIndexRecord.reuse(from: from, pages: members.map { ($0, digests[$0] ?? "") }, into: into) {
+                outcome.pages += reused
+            } else {
+                SearchIndexRecord.carryOver(from: from, into: into)
+                outcome.reused = false
+            }
         }
-        SearchIndexRecord.carryOver(from: previous + "/" + Self.folder, into: site + "/" + Self.folder)
-        return nil
+        Self.writeList(plan, site: site)
+        return outcome.reused ? outcome : nil
+    }
+
+    /// The list of the shards after the first, which the search page merges into the first:
+    /// those with a bundle in `site` (a stale index carried over may lack some).
+    static func writeList(_ plan: SearchShards, site: String) {
+        var listed = plan
+        listed.shards = plan.shards.indices.filter { number in
+            number == 0 || FileManager.default.fileExists(atPath: site + "/" + shardFolder(number) + "/pagefind-entry.json")
+        }.map { plan.shards[$0] }
+        let path = site + "/" + folder + "/" + SearchShards.listName
+        try? FileManager.default.createDirectory(atPath: site + "/" + folder, withIntermediateDirectories: true)
+        try? writeAtomically(Array(listed.listText.utf8), to: path, keepingPermissions: false)
     }
 
     /// The SHA-256 of what Pagefind reads for each page, in the order of `pages`: its search
@@ -81,31 +135,34 @@ package struct SearchIndexer: Sendable {
         }, false)
     }
 
-    /// Runs Pagefind over a folder of just `pages` (their search copies, already in it, when
-    /// `fromCopies`), made inside `site` and removed after.
-    private func run(site: String, pages: [String], fromCopies: Bool) throws(Pagefind.Failure) -> Int {
+    /// The folder Pagefind reads one shard from, inside the staged site, removed after.
+    static let shardReading = ".coursebook-search-shard"
+
+    /// Runs Pagefind over a folder of just `pages` (hard links to their search copies when
+    /// `fromCopies`, else to the pages), made inside `site` and removed after, writing the
+    /// bundle into `into`; the `primary` bundle keeps Pagefind's scripts.
+    private func run(site: String, pages: [String], fromCopies: Bool, into: String, primary: Bool) throws(Pagefind.Failure) -> Int {
         let files = FileManager.default
-        let reading = site + "/" + SearchCopy.folder
+        let reading = site + "/" + Self.shardReading
+        let source = fromCopies ? site + "/" + SearchCopy.folder : site
         defer { try? files.removeItem(atPath: reading) }
         do {
-            if !fromCopies {
-                try? files.removeItem(atPath: reading)
-                try files.createDirectory(atPath: reading, withIntermediateDirectories: false)
-            }
-            for page in pages where !fromCopies {
+            try? files.removeItem(atPath: reading)
+            try files.createDirectory(atPath: reading, withIntermediateDirectories: false)
+            for page in pages {
                 let target = reading + "/" + page
                 let folder = (target as NSString).deletingLastPathComponent
                 try files.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                if link(site + "/" + page, target) != 0 {
-                    try files.copyItem(atPath: site + "/" + page, toPath: target)
+                if link(source + "/" + page, target) != 0 {
+                    try files.copyItem(atPath: source + "/" + page, toPath: target)
                 }
             }
         } catch {
             throw Pagefind.Failure(description: "cannot gather the pages to index: \(error.localizedDescription)")
         }
         Self.returnFreedMemory()
-        let count = try pagefind.index(site: reading, output: site + "/" + Self.folder)
-        Self.removeUnloadedFiles(from: site + "/" + Self.folder)
+        let count = try pagefind.index(site: reading, output: into)
+        Self.removeUnloadedFiles(from: into, primary: primary)
         return count
     }
 
@@ -123,7 +180,9 @@ package struct SearchIndexer: Sendable {
     /// and a word-splitter for every language beside the index; the site's own search loads
     /// only `pagefind.js`, its worker, the entry file, the index and the splitter of the
     /// languages indexed. The rest is removed, so that the site ships only what a page loads.
-    static func removeUnloadedFiles(from folder: String) {
+    /// A shard after the first is searched with the first's scripts and splitter
+    /// (`mergeIndex`): it keeps only its index.
+    static func removeUnloadedFiles(from folder: String, primary: Bool = true) {
         let files = FileManager.default
         guard let names = try? files.contentsOfDirectory(atPath: folder) else { return }
         var splitters: Set<String> = []
@@ -136,8 +195,9 @@ package struct SearchIndexer: Sendable {
         }
         for name in names {
             let interface = name.hasPrefix("pagefind-") && (name.hasSuffix("ui.js") || name.hasSuffix("ui.css") || name == "pagefind-highlight.js")
-            let unusedSplitter = name.hasPrefix("wasm.") && !splitters.isEmpty && !splitters.contains(name)
-            if interface || unusedSplitter { try? files.removeItem(atPath: folder + "/" + name) }
+            let unusedSplitter = name.hasPrefix("wasm.") && (!primary || !splitters.isEmpty && !splitters.contains(name))
+            let script = !primary && (name == "pagefind.js" || name == "pagefind-worker.js")
+            if interface || unusedSplitter || script { try? files.removeItem(atPath: folder + "/" + name) }
         }
     }
 }

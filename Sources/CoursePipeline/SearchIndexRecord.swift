@@ -90,9 +90,10 @@ struct SearchIndexRecord: Equatable {
         try? writeAtomically(Array(signedText(secret: secret).utf8), to: path, keepingPermissions: false)
     }
 
-    /// The files under `folder` (the record excepted), with their digests, sorted by path.
+    /// The files of the shard's bundle in `folder` (the record excepted), with their digests,
+    /// sorted by path.
     static func digests(of folder: String) -> [(String, String)] {
-        files(under: folder).compactMap { name in
+        bundleFiles(under: folder).compactMap { name in
             readFile(atPath: folder + "/" + name).map { (name, digest($0)) }
         }
     }
@@ -110,10 +111,18 @@ struct SearchIndexRecord: Equatable {
         return names.sorted()
     }
 
+    /// The files of one shard's bundle under `folder`: not the other shards' folders inside
+    /// the first's (`SearchShards.folder`), nor the list of them, which each build writes anew.
+    static func bundleFiles(under folder: String) -> [String] {
+        files(under: folder).filter { name in
+            name != SearchShards.listName && !name.hasPrefix(SearchShards.folderPrefix)
+        }
+    }
+
     /// The files of the index in `previous` (not its record) written into `folder` as they
     /// are: a stale index, for the moments before a refresh.
     static func carryOver(from previous: String, into folder: String) {
-        for name in files(under: previous) {
+        for name in bundleFiles(under: previous) {
             guard let content = readFile(atPath: previous + "/" + name) else { continue }
             let path = folder + "/" + name
             try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
@@ -131,7 +140,7 @@ struct SearchIndexRecord: Equatable {
         guard let secret, let bytes = readFile(atPath: previous + "/" + SearchIndexer.recordName),
               let record = SearchIndexRecord(signedText: String(decoding: bytes, as: UTF8.self), secret: secret),
               record.pages.elementsEqual(pages, by: ==),
-              files(under: previous) == record.files.map(\.0) else { return nil }
+              bundleFiles(under: previous) == record.files.map(\.0) else { return nil }
         var verified: [(String, [UInt8])] = []
         for (name, expected) in record.files {
             guard let content = readFile(atPath: previous + "/" + name), digest(content) == expected else { return nil }

@@ -194,3 +194,31 @@ func measure(_ lessons: Int) -> Measured {
     return Measured(checks: checks, firstBuild: builds.first, rebuild: builds.rebuild, editedLesson: builds.edited,
                     rebuildWithoutSearch: builds.withoutSearch, hugo: hugoTime, mkdocs: mkdocsTime)
 }
+
+/// The builds alone (`--site-only`): the check once, untimed, to fill the cache (kept under
+/// .build/bench between such runs, so that the next one checks warm), then the builds as in
+/// `measure`, beside hugo.
+func measureSite(_ lessons: Int) -> Measured {
+    let source = corpus(lessons)
+    let work = "\(benchFolder)/work-site-\(lessons)"
+    fresh(work)
+    let course = work + "/course"
+    try! FileManager.default.copyItem(atPath: source, toPath: course)
+    let kept = "\(benchFolder)/site-cache-\(lessons)"
+    try? FileManager.default.removeItem(atPath: course + "/.coursebook-cache")
+    if FileManager.default.fileExists(atPath: kept) { try! FileManager.default.copyItem(atPath: kept, toPath: course + "/.coursebook-cache") }
+    say("measuring the builds of \(lessons) lessons ...")
+    let check = mustRun(tool, ["check", course], in: work)
+    if !FileManager.default.fileExists(atPath: kept) { try? FileManager.default.copyItem(atPath: course + "/.coursebook-cache", toPath: kept) }
+    let builds = measureBuilds(course: course, work: work)
+    let hugoFolder = work + "/hugo"
+    hugoSite(for: course, at: hugoFolder)
+    let hugoTime = (0..<(lessons <= 100 ? 2 : 1)).map { _ in
+        try? FileManager.default.removeItem(atPath: hugoFolder + "/public")
+        return mustRun(hugo, ["--quiet", "--source", hugoFolder], in: hugoFolder).seconds
+    }.min()!
+    let checks = CheckMeasured(lessons: lessons, scenarios: 0, turns: Turns(), restored: Turns(), perScenario: 0,
+                               warm: check.seconds, warmTreePeak: 0, oneEdit: 0)
+    return Measured(checks: checks, firstBuild: builds.first, rebuild: builds.rebuild, editedLesson: builds.edited,
+                    rebuildWithoutSearch: builds.withoutSearch, hugo: hugoTime, mkdocs: nil)
+}

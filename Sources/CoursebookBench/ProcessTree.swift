@@ -6,22 +6,27 @@ import Glibc
 // MARK: The memory of a process tree
 
 /// How the tree's memory is measured, as the table says it.
-let treeMemoryMethod = "the sum of the resident memory (RSS) of the measured process and every process it started, still running, read from /proc every \(Int(TreeSampler.interval * 1000)) ms; the peak of those sums"
+let treeMemoryMethod = "the sum of the resident memory (RSS) of the measured process and every process it started, still running, read from /proc every \(Int(TreeSampler.interval * 1000)) ms (a child still running its parent's program, between posix_spawn and exec, counted once, with its parent); the peak of those sums"
 
-/// The processes below `pid` (itself included) as /proc lists them now: each thread's
-/// `children` file, followed down.
-func processTree(of pid: pid_t) -> [pid_t] {
-    var found: [pid_t] = []
-    var waiting = [pid]
-    while let next = waiting.popLast() {
-        found.append(next)
+/// The summed resident memory of the tree below `root` now, in kilobytes. A child whose program
+/// is still its parent's has not reached its exec yet: posix_spawn's child runs in its parent's
+/// memory until then (a fork's in a copy-on-write copy of it), whose resident size /proc
+/// reports for both, so the parent's count already holds it. Counted twice, every start of
+/// Pagefind from a large build would show the build's memory doubled for a moment.
+func treeResidentKilobytes(of root: pid_t) -> Int {
+    var sum = 0
+    var waiting: [(pid: pid_t, parentProgram: String?)] = [(root, nil)]
+    while let (next, parentProgram) = waiting.popLast() {
+        let program = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(next)/exe")
+        if parentProgram == nil || program != parentProgram { sum += residentKilobytes(of: next) }
         let tasks = "/proc/\(next)/task"
         for thread in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
             guard let children = try? String(contentsOfFile: "\(tasks)/\(thread)/children", encoding: .utf8) else { continue }
             waiting += children.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                .map { ($0, program ?? "") }
         }
     }
-    return found
+    return sum
 }
 
 /// The resident memory of one process now, in kilobytes (0 when it has ended).
@@ -44,7 +49,7 @@ final class TreeSampler: @unchecked Sendable {
     init(root: pid_t) {
         Thread { [self] in
             while lock.withLock({ running }) {
-                let sum = processTree(of: root).reduce(0) { $0 + residentKilobytes(of: $1) }
+                let sum = treeResidentKilobytes(of: root)
                 lock.withLock { peak = max(peak, sum) }
                 Thread.sleep(forTimeInterval: Self.interval)
             }

@@ -40,26 +40,7 @@ func checkRows(_ result: CheckMeasured) -> [Row] {
 func corpusRows(_ result: Measured) -> [Row] {
     let large = result.lessons >= 1000
     var rows = checkRows(result.checks)
-    let hugo = "hugo \(seconds(result.hugo)) (no search)"
-    rows.append(Row(what: "  first build after the check", value: seconds(result.firstBuild.seconds), against: hugo,
-                    target: large ? "" : "≤ hugo", met: large ? nil : result.firstBuild.seconds <= result.hugo))
-    rows.append(Row(what: "  build with nothing changed", value: seconds(result.rebuild.seconds),
-                    against: hugo + (result.rebuild.indexed ? ", Pagefind ran" : ", index reused"),
-                    target: String(format: "≤ hugo / 5 (%.2f×)", result.rebuild.seconds / result.hugo),
-                    met: result.rebuild.seconds <= result.hugo / 5))
-    rows.append(Row(what: "  one edited lesson (prose)", value: seconds(result.editedLesson.seconds), against: hugo,
-                    target: large ? "" : "≤ hugo", met: large ? nil : result.editedLesson.seconds <= result.hugo))
-    if let mkdocs = result.mkdocs {
-        rows.append(Row(what: "  MkDocs Material (search plugin)", value: "", against: "mkdocs build \(seconds(mkdocs.seconds)), tree \(megabytes(mkdocs.treePeakKilobytes))",
-                        target: String(format: "first build / mkdocs: %.2f×", result.firstBuild.seconds / mkdocs.seconds), met: nil))
-    } else {
-        rows.append(Row(what: "  MkDocs Material", value: "", against: "not measured: \(mkdocs.reason)", target: "", met: nil))
-    }
-    rows.append(Row(what: "  tree memory, builds and warm check", value: String(format: "%.0f MB", result.buildTreePeakMegabytes),
-                    against: "coursebook + Pagefind", target: large ? "≤ 300 MB" : "",
-                    met: large ? result.buildTreePeakMegabytes <= 300 : nil))
-    rows.append(Row(what: "  nothing changed, no search", value: seconds(result.rebuildWithoutSearch),
-                    against: "(no user runs this)", target: "", met: nil))
+    rows += buildRows(result)
     return rows
 }
 
@@ -80,4 +61,37 @@ func nestingRows(_ nesting: [Nesting], ratio: Double) -> [Row] {
                         target: "≤ 5 s", met: result.build <= 5))
     }
     return rows
+}
+
+/// The builds as users run them, beside hugo (and MkDocs when it was measured), and the tree's
+/// memory.
+func buildRows(_ result: Measured) -> [Row] {
+    let large = result.lessons >= 1000
+    var rows: [Row] = []
+    let hugo = "hugo \(seconds(result.hugo)) (no search)"
+    rows.append(Row(what: "  first build after the check", value: seconds(result.firstBuild.seconds), against: hugo,
+                    target: large ? "" : "≤ hugo", met: large ? nil : result.firstBuild.seconds <= result.hugo))
+    rows.append(Row(what: "  build with nothing changed", value: seconds(result.rebuild.seconds),
+                    against: hugo + (result.rebuild.indexed ? ", Pagefind ran" : ", index reused"),
+                    target: String(format: "≤ hugo / 5 (%.2f×)", result.rebuild.seconds / result.hugo),
+                    met: result.rebuild.seconds <= result.hugo / 5))
+    rows.append(Row(what: "  one edited lesson (prose)", value: seconds(result.editedLesson.seconds), against: hugo,
+                    target: large ? "" : "≤ hugo", met: large ? nil : result.editedLesson.seconds <= result.hugo))
+    if let mkdocs = result.mkdocs {
+        rows.append(Row(what: "  MkDocs Material (search plugin)", value: "", against: "mkdocs build \(seconds(mkdocs.seconds)), tree \(megabytes(mkdocs.treePeakKilobytes))",
+                        target: String(format: "first build / mkdocs: %.2f×", result.firstBuild.seconds / mkdocs.seconds), met: nil))
+    } else if !options.siteOnly {
+        rows.append(Row(what: "  MkDocs Material", value: "", against: "not measured: \(mkdocs.reason)", target: "", met: nil))
+    }
+    rows.append(Row(what: options.siteOnly ? "  tree memory, builds" : "  tree memory, builds and warm check", value: String(format: "%.0f MB", result.buildTreePeakMegabytes),
+                    against: "coursebook + Pagefind", target: large ? "≤ 300 MB" : "",
+                    met: large ? result.buildTreePeakMegabytes <= 300 : nil))
+    rows.append(Row(what: "  nothing changed, no search", value: seconds(result.rebuildWithoutSearch),
+                    against: "(no user runs this)", target: "", met: nil))
+    return rows
+}
+
+/// A corpus's rows in `--site-only`: the builds alone.
+func siteOnlyRows(_ result: Measured) -> [Row] {
+    [Row(what: "\(result.lessons) lessons (builds only)", value: "", against: "", target: "", met: nil)] + buildRows(result)
 }

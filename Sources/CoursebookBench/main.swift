@@ -28,7 +28,10 @@ import Glibc
 // And `coursebook lsp` as an editor meets it on the 100-lesson corpus, warm: a saved prose
 // edit until its diagnostics come, and a changed scenario against the check's one-edit time.
 //
-// usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only] [--book-only] [--check-only]
+// And `--site-only`: the builds alone (the check run once before them, untimed, its cache kept
+// under .build/bench for the next such run), beside hugo: no floor, no MkDocs, no nesting.
+//
+// usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only] [--book-only] [--check-only] [--site-only]
 
 struct Options {
     var sizes = [100, 1000]
@@ -45,6 +48,8 @@ struct Options {
     var bookOnly = false
     /// Only the corpora's check rows (cold against the floor, warm, one edit): no build, no peer.
     var checkOnly = false
+    /// Only the builds of the corpora and hugo's (no floor, no cold check, no MkDocs).
+    var siteOnly = false
 }
 
 /// A progress line, on standard error: unbuffered, it reaches a log as it is said.
@@ -53,7 +58,7 @@ func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf
 var parsed = Options()
 var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only] [--book-only] [--check-only]\n".utf8))
+    FileHandle.standardError.write(Data("usage: coursebook-bench [--lessons 100,1000] [--sample K] [--shared DIR] [--nesting-only] [--lsp-only] [--errors-only] [--book-only] [--check-only] [--site-only]\n".utf8))
     exit(64)
 }
 while let flag = arguments.popFirst() {
@@ -62,6 +67,7 @@ while let flag = arguments.popFirst() {
     if flag == "--errors-only" { parsed.errorsOnly = true; continue }
     if flag == "--book-only" { parsed.bookOnly = true; continue }
     if flag == "--check-only" { parsed.checkOnly = true; continue }
+    if flag == "--site-only" { parsed.siteOnly = true; continue }
     guard let value = arguments.popFirst() else { usage() }
     switch flag {
     case "--lessons":
@@ -417,22 +423,22 @@ let cores = ProcessInfo.processInfo.activeProcessorCount
 let swiftVersion = run(swiftc, ["--version"], in: root).output.split(separator: "\n").first.map(String.init) ?? "?"
 let hugoVersion = measuresBuilds ? run(hugo, ["version"], in: root).output.split(separator: " ").prefix(2).joined(separator: " ") : "hugo not run"
 let pagefindVersion = pagefind.isEmpty ? "pagefind not run" : run(pagefind, ["--version"], in: root).output.trimmingCharacters(in: .whitespacesAndNewlines)
-let mkdocs: (program: String?, reason: String) = measuresBuilds ? mkdocsProgram() : (nil, "not run")
+let mkdocs: (program: String?, reason: String) = measuresBuilds && !options.siteOnly ? mkdocsProgram() : (nil, "not run")
 let mkdocsVersion = mkdocs.program.map { run($0, ["--version"], in: root).output.split(separator: " ").prefix(3).joined(separator: " ") + ", " + (run(URL(fileURLWithPath: $0).deletingLastPathComponent().path + "/python", ["-c", "import importlib.metadata as m; print('mkdocs-material ' + m.version('mkdocs-material'))"], in: root).output.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? "MkDocs not run: \(mkdocs.reason)"
 
-let results = measuresBuilds ? options.sizes.map(measure) : []
+let results = measuresBuilds ? options.sizes.map(options.siteOnly ? measureSite : measure) : []
 let checksAlone = options.checkOnly ? options.sizes.map { measureCheckRows($0).checks } : []
-let nesting = options.lspOnly || options.errorsOnly || options.bookOnly || options.checkOnly ? [] : measureNesting()
-let editor = needsCorpora && !options.checkOnly ? measureEditor() : nil
-let refusals = options.nestingOnly || options.lspOnly || options.bookOnly || options.checkOnly ? [] : [measureErrors(withCore: false), measureErrors(withCore: true)]
-let bookShape = options.bookOnly || measuresBuilds ? measureBookShape() : nil
+let nesting = options.lspOnly || options.errorsOnly || options.bookOnly || options.checkOnly || options.siteOnly ? [] : measureNesting()
+let editor = needsCorpora && !options.checkOnly && !options.siteOnly ? measureEditor() : nil
+let refusals = options.nestingOnly || options.lspOnly || options.bookOnly || options.checkOnly || options.siteOnly ? [] : [measureErrors(withCore: false), measureErrors(withCore: true)]
+let bookShape = !options.siteOnly && (options.bookOnly || measuresBuilds) ? measureBookShape() : nil
 
 /// How many times cmark-gfm's own time a command on a deeply nested lesson may take: the
 /// command also starts, loads, checks and writes a site, so it is a constant factor above;
 /// a walk that is not linear is hundreds of times above.
 let nestingRatio = 10.0
 
-var rows: [Row] = results.flatMap(corpusRows) + checksAlone.flatMap(checkRows)
+var rows: [Row] = results.flatMap(options.siteOnly ? siteOnlyRows : corpusRows) + checksAlone.flatMap(checkRows)
 
 if let editor {
     rows.append(Row(what: "Editor (coursebook lsp, 100 lessons)", value: "", against: "", target: "", met: nil))

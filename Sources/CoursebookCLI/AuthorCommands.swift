@@ -33,7 +33,9 @@ enum WatchCommand {
     /// The index refreshed after a round's pages: one line, or the error.
     static func printIndexed(_ result: Result<SearchIndexer.Outcome?, PipelineError>, printer: ReportPrinter, console: Console) {
         switch result {
-        case .success(let outcome?): console.out("search: pagefind indexed \(counted(outcome.pages, "page"))")
+        case .success(let outcome?):
+            console.out(BuildCommand.searchLine(pages: outcome.pages, reused: outcome.reused, shards: outcome.shards,
+                                                indexed: outcome.indexedPages, indexedShards: outcome.indexedShards))
         case .success(nil): break
         case .failure(let error): _ = printer.print(error)
         }

@@ -92,6 +92,17 @@ enum BuildCommand {
 }
 
 extension BuildCommand {
+    /// What became of the search index: made by Pagefind, in place, or in shards some of each
+    /// (`SearchShards`).
+    static func searchLine(pages: Int, reused: Bool, shards: Int, indexed: Int, indexedShards: Int) -> String {
+        let inShards = shards > 1 ? " (\(shards) shards)" : ""
+        if reused {
+            return "search: the index of \(counted(pages, "page"))\(inShards) is the one in place (its pages unchanged, its files verified)"
+        }
+        guard shards > 1, indexed < pages else { return "search: pagefind indexed \(counted(pages, "page"))\(inShards)" }
+        return "search: pagefind indexed \(indexed) of \(counted(pages, "page")) (\(indexedShards) of \(shards) shards, where pages changed); the other shards are the ones in place (their pages unchanged, their files verified)"
+    }
+
     /// What a build wrote: its pages, assets and linked files, and its search index.
     static func printWritten(_ built: Pipeline.Built, to out: String, console: Console) {
         let kinds = [counted(built.lessonPages, "lesson"), "index"] + (built.limitationsPage ? ["limitations"] : [])
@@ -99,9 +110,8 @@ extension BuildCommand {
         let linked = built.linkedFiles == 0 ? "" : "; \(counted(built.linkedFiles, "file")) the lessons link to"
         console.out("wrote \(out): \(built.pages) pages (\(kinds.joined(separator: ", "))) and \(counted(built.assets, "asset"))\(linked)")
         if let pages = built.searchPages {
-            console.out(built.searchReused
-                ? "search: the index of \(counted(pages, "page")) is the one in place (its pages unchanged, its files verified)"
-                : "search: pagefind indexed \(counted(pages, "page"))")
+            console.out(searchLine(pages: pages, reused: built.searchReused, shards: built.searchShards,
+                                   indexed: built.searchIndexedPages, indexedShards: built.searchIndexedShards))
         } else if built.searchUnavailable {
             console.out("search: pagefind is not installed, so the site has no search ('pip install pagefind-bin' adds it)")
         }

@@ -169,7 +169,9 @@ import Testing
     }
 
     /// A reader types into the search page and gets the lesson and the section; Turkish words
-    /// are found in another form than the one the lesson uses (stemming).
+    /// are found in another form than the one the lesson uses (stemming). The same course
+    /// indexed in shards of two pages (`COURSEBOOK_SEARCH_SHARD_PAGES`) finds the same first
+    /// results, the lessons they are in being in a shard after the first (merged by the page).
     @Test func searchFindsTheLessonAndTheSection() throws {
         guard let browser = try browser() else { return }
         let site = try site()
@@ -177,6 +179,25 @@ import Testing
             Issue.record("the site has no search index: pagefind is not installed ('make' installs it: pip install pagefind-bin)")
             return
         }
+        try searchFinds(in: site, browser: browser)
+
+        let sharded = packageRoot.appendingPathComponent(".build/published-site-test-shards")
+        let built = try coursebook(["build", PublishedSiteTests.course.path, "--out", sharded.path],
+                                   environment: ["COURSEBOOK_SEARCH_SHARD_PAGES": "2"])
+        #expect(built.status == 0 && built.standardOutput.contains(" shards)\n"), "\(built)")
+        let firstShard = try String(contentsOf: sharded.appendingPathComponent("pagefind/coursebook-index.sha256"), encoding: .utf8)
+        #expect(firstShard.contains(".html\n") && !firstShard.contains(" 05-ortam.html\n")
+                && !firstShard.contains(" 01-yerel-durum.html\n"), "\(firstShard)")
+        try searchFinds(in: sharded, browser: browser)
+
+        // Opened from disk, the page says why it cannot search instead of failing silently.
+        try browser.open(site.appendingPathComponent("search.html"))
+        try browser.wait(until: "document.querySelector('.search-status[role=status]').textContent.length > 0")
+        #expect(try browser.evaluate("document.querySelector('.search-status[role=status]').textContent.includes('http.server')") as? Bool == true)
+    }
+
+    /// The search page of the site in `site`, served: the queries and their first results.
+    func searchFinds(in site: URL, browser: Browser) throws {
         // A browser loads the index only from a served site, never from disk.
         let server = try StaticServer(root: site)
         try browser.open(server.url("search.html"))
@@ -191,17 +212,12 @@ import Testing
             return (pages, sections)
         }
         let bindable = try search("@Bindable")
-        #expect(bindable.pages.first == "05-ortam.html", "\(bindable)")
-        #expect(bindable.sections.contains("05-ortam.html#ortamdaki-nesne-environmentobject-ile-observable"), "\(bindable)")
+        #expect(bindable.pages.first == "05-ortam.html", "\(site.lastPathComponent): \(bindable)")
+        #expect(bindable.sections.contains("05-ortam.html#ortamdaki-nesne-environmentobject-ile-observable"), "\(site.lastPathComponent): \(bindable)")
 
         // The lesson says "kronometre" and "Kronometrenin"; the reader types a plural.
         let stemmed = try search("kronometreler")
-        #expect(stemmed.pages.first == "01-yerel-durum.html", "\(stemmed)")
-        #expect(stemmed.sections.contains("01-yerel-durum.html#kronometre-ve-not-yan-yana"), "\(stemmed)")
-
-        // Opened from disk, the page says why it cannot search instead of failing silently.
-        try browser.open(site.appendingPathComponent("search.html"))
-        try browser.wait(until: "document.querySelector('.search-status[role=status]').textContent.length > 0")
-        #expect(try browser.evaluate("document.querySelector('.search-status[role=status]').textContent.includes('http.server')") as? Bool == true)
+        #expect(stemmed.pages.first == "01-yerel-durum.html", "\(site.lastPathComponent): \(stemmed)")
+        #expect(stemmed.sections.contains("01-yerel-durum.html#kronometre-ve-not-yan-yana"), "\(site.lastPathComponent): \(stemmed)")
     }
 }

@@ -82,14 +82,21 @@ function result(data, headingLevel) {
 }
 
 let loaded;
-// Pagefind, loaded once; null when it cannot be (a page opened from disk).
+// Pagefind, loaded once; null when it cannot be (a page opened from disk). A large course's
+// index is in shards: the first in pagefind/, the others in the folders its list names, each
+// merged into the first (searched with its scripts, results ranked together).
 function pagefind() {
   loaded ??= (async () => {
     if (location.protocol === 'file:') return null;
     try {
-      const found = await import(new URL('pagefind/pagefind.js', base).href);
-      await found.options({ baseUrl: base.pathname, excerptLength: 22 });
+      const folder = new URL('pagefind/', base);
+      const list = fetch(new URL('coursebook-shards.json', folder)).then((response) => response.ok ? response.json() : { shards: [] });
+      const found = await import(new URL('pagefind.js', folder).href);
+      const options = { baseUrl: base.pathname, excerptLength: 22 };
+      await found.options(options);
       await found.init();
+      const shards = (await list.catch(() => ({ shards: [] }))).shards || [];
+      await Promise.all(shards.map((shard) => found.mergeIndex(new URL(shard, folder).href, options).catch(() => {})));
       return found;
     } catch (error) {
       return null;

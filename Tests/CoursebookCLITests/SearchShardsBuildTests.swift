@@ -1,0 +1,93 @@
+import Foundation
+import Processes
+import TestSupport
+import Testing
+
+/// A course indexed in shards (`COURSEBOOK_SEARCH_SHARD_PAGES` makes them small here): one
+/// Pagefind run a shard, each shard a bundle of its own, and a build after one changed lesson
+/// runs Pagefind only on that lesson's shard.
+struct SearchShardsBuildTests {
+    /// A course of `count` lessons of prose, no scenario, each with a word of its own.
+    func course(_ count: Int, at folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try #"{ "title": "Shards", "language": "en", "limitNotes": "optional" }"#
+            .write(to: folder.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        for number in 1...count {
+            try "# Lesson \(number)\n\nThe word of this lesson is shardword\(number).\n"
+                .write(to: folder.appendingPathComponent(String(format: "%02d-lesson.md", number)), atomically: true, encoding: .utf8)
+        }
+    }
+
+    @Test func eachShardIsIndexedAloneAndOnlyAChangedOneAgain() throws {
+        guard let pagefind = findOnPath("pagefind") else {
+            Issue.record("pagefind is not installed: 'make' installs it (pip install pagefind-bin)")
+            return
+        }
+        let root = temporaryFolder("search-shards")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("course")
+        try course(12, at: folder)
+        // A Pagefind that notes each run and how many pages it was given.
+        let runs = root.appendingPathComponent("runs")
+        let wrapper = root.appendingPathComponent("pagefind")
+        try """
+            #!/bin/sh
+            echo "run $(ls "$2" | wc -l)" >> '\(runs.path)'
+            exec '\(pagefind)' "$@"
+            """.write(to: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        func pagesPerRun() -> [Int] {
+            ((try? String(contentsOf: runs, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int($0.split(separator: " ")[1]) }
+        }
+        let environment = ["COURSEBOOK_PAGEFIND": wrapper.path, "COURSEBOOK_SEARCH_SHARD_PAGES": "4"]
+        let out = root.appendingPathComponent("site")
+        let cache = root.appendingPathComponent("cache")
+        func build() throws -> CommandResult {
+            try coursebook(["build", folder.path, "--out", out.path, "--cache-dir", cache.path], environment: environment)
+        }
+
+        let first = try build()
+        #expect(first.status == 0, "\(first)")
+        let firstRuns = pagesPerRun()
+        let shards = firstRuns.count
+        #expect(shards >= 2 && firstRuns.reduce(0, +) == 12 && firstRuns.allSatisfy { $0 < 12 }, "\(firstRuns)")
+        #expect(first.standardOutput.hasSuffix("search: pagefind indexed 12 pages (\(shards) shards)\n"), "\(first)")
+        let index = out.appendingPathComponent("pagefind")
+        let list = try String(contentsOf: index.appendingPathComponent("coursebook-shards.json"), encoding: .utf8)
+        #expect(list == "{\"shards\":[" + (1..<shards).map { "\"shard-\($0)/\"" }.joined(separator: ",") + "]}\n", "\(list)")
+        // Each shard after the first is only an index: it is searched with the first's scripts.
+        for number in 1..<shards {
+            let shard = index.appendingPathComponent("shard-\(number)")
+            #expect(FileManager.default.fileExists(atPath: shard.appendingPathComponent("pagefind-entry.json").path))
+            #expect(FileManager.default.fileExists(atPath: shard.appendingPathComponent("coursebook-index.sha256").path))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: shard.path)
+                .allSatisfy { !$0.hasPrefix("wasm.") && !$0.hasSuffix(".js") }, "shard \(number)")
+        }
+        #expect(FileManager.default.fileExists(atPath: index.appendingPathComponent("pagefind.js").path))
+
+        let unchanged = try build()
+        #expect(unchanged.standardOutput.hasSuffix("search: the index of 12 pages (\(shards) shards) is the one in place (its pages unchanged, its files verified)\n"), "\(unchanged)")
+        #expect(pagesPerRun().count == shards)
+
+        // One changed lesson: Pagefind reads its shard alone; the index holds its new word.
+        let lesson = folder.appendingPathComponent("07-lesson.md")
+        try "# Lesson 7\n\nThe word of this lesson is now zanzibarquokka.\n".write(to: lesson, atomically: true, encoding: .utf8)
+        let changed = try build()
+        #expect(changed.status == 0, "\(changed)")
+        let afterEdit = pagesPerRun()
+        #expect(afterEdit.count == shards + 1, "\(afterEdit)")
+        let reindexed = afterEdit.last ?? 0
+        #expect(firstRuns.contains(reindexed) && reindexed < 12, "\(afterEdit)")
+        #expect(changed.standardOutput.hasSuffix("search: pagefind indexed \(reindexed) of 12 pages (1 of \(shards) shards, where pages changed); the other shards are the ones in place (their pages unchanged, their files verified)\n"), "\(changed)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(".coursebook-search-shard").path))
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(".coursebook-search-pages").path))
+
+        // A tampered file of one shard after the first: that shard alone is indexed again.
+        let tampered = index.appendingPathComponent("shard-1/pagefind-entry.json")
+        try Data("{}".utf8).write(to: tampered)
+        let again = try build()
+        #expect(again.status == 0, "\(again)")
+        #expect(pagesPerRun().count == shards + 2)
+        #expect(try String(contentsOf: tampered, encoding: .utf8) != "{}")
+    }
+}
