@@ -364,6 +364,9 @@ package struct TemplateRecord: Sendable, Equatable, ExpressibleByDictionaryLiter
         lhs.names == rhs.names && lhs.values == rhs.values
     }
 
+    /// Its names and values, in the order they were given.
+    var entries: Zip2Sequence<[String], [TemplateValue]> { zip(names, values) }
+
     package subscript(name: String) -> TemplateValue? {
         get {
             for index in names.indices where names[index] == name { return values[index] }
