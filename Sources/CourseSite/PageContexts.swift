@@ -40,7 +40,8 @@ struct SharedContext: Encodable, Sendable {
     var searchScript: String
     var favicon: String
     var swiftVersion: String
-    var words: PageWords
+    /// The same on every page: encoded once.
+    var words: EncodedOnce<PageWords>
     var nav: KeptList<NavEntry>
     var pageMap: [MapEntry]
     var isIndex: Bool

@@ -32,6 +32,8 @@ struct SiteFrame: Sendable {
     private var navEntries: [NavEntry]
     /// The lessons that state notes: number, title, href, anchor and the range of their notes.
     let noteGroups: [NoteGroup]
+    /// The whole course's page map: its lessons.
+    private var lessonEntries: [MapEntry]
     /// The site's assets, for the sheets a page links.
     private let assets: SiteAssets
     /// The part sheets some page has linked so far: a site ships those and no other.
@@ -66,16 +68,13 @@ struct SiteFrame: Sendable {
             searchScript: assets.href("search.js") ?? "",
             favicon: SitePages.favicon,
             swiftVersion: swiftVersion,
-            words: PageWords(words, footer: refuses ? words.footerWithRefusals(swiftVersion) : words.footer(swiftVersion)),
+            words: EncodedOnce(PageWords(words, footer: refuses ? words.footerWithRefusals(swiftVersion) : words.footer(swiftVersion))),
             // Each entry is rendered once for all the pages that list it as it is (all but its
             // own), by the layout's blocks (on every core: a thousand entries).
             nav: KeptList(navEntries, keepingRenderingsBy: [layout]),
             pageMap: [], isIndex: false, isLimitations: false, isPrint: false, isSearch: false)
         lessonEntries = course.lessons.map { MapEntry(title: $0.title ?? $0.slug, href: "#\($0.slug)", notes: []) }
     }
-
-    /// The whole course's page map: its lessons.
-    private var lessonEntries: [MapEntry]
 
     private static func pageMap(_ lesson: Lesson, _ body: LessonBody) -> [MapEntry] {
         func noteLinks(_ numbers: [Int]) -> [NoteLink] {

@@ -36,7 +36,7 @@ extension SharedContext {
     static let sample = SharedContext(
         lang: "", courseTitle: "", indexHref: "", limitationsHref: "", aboutNotesHref: "", printHref: "",
         searchHref: "", stylesheet: "", stylesheets: [SheetLink(href: "")], searchScript: "", favicon: "",
-        swiftVersion: "", words: PageWords(SiteWords.english, footer: ""),
+        swiftVersion: "", words: EncodedOnce(PageWords(SiteWords.english, footer: "")),
         nav: KeptList([NavEntry(number: 1, label: "", numbered: true, title: "", href: "", current: true,
                                 sections: [.sample])], keepingRenderingsBy: []),
         pageMap: [.sample], isIndex: false, isLimitations: false, isPrint: false, isSearch: false)

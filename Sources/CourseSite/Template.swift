@@ -351,6 +351,12 @@ package struct TemplateRecord: Sendable, Equatable, ExpressibleByDictionaryLiter
         values = elements.map(\.1)
     }
 
+    /// The record of these names, each with the value at its place (no name twice).
+    init(names: [String], values: [TemplateValue]) {
+        self.names = names
+        self.values = values
+    }
+
     /// The record with its renderings by the `{{#each}}` blocks of `templates` kept, for every
     /// page that lists it unchanged: for an item that many pages list. Its values must render
     /// the same every time (no deferred HTML).

@@ -99,46 +99,76 @@ struct KeptList<Item: Encodable & Sendable>: TemplateValueEncodable, Sendable {
     func encode(to encoder: any Encoder) throws { try encodeAsIs(to: encoder) }
 }
 
-/// Where an encoded value is put.
+/// A value encoded once for every page that shows it as it is (the words of the site).
+struct EncodedOnce<Value: Encodable>: TemplateValueEncodable, Sendable {
+    let templateValue: TemplateValue
+
+    init(_ value: Value) {
+        templateValue = TemplateEncoding.value(value, at: [])
+    }
+
+    func encode(to encoder: any Encoder) throws { try encodeAsIs(to: encoder) }
+}
+
+/// Where an encoded value is put: a record's names and values as they come, a list's items, or
+/// one value.
 final class EncodedSlot {
-    private(set) var value: TemplateValue?
+    private enum Held {
+        case nothing, value(TemplateValue), list([TemplateRecord])
+        case record(names: [String], values: [TemplateValue])
+    }
+
+    private var held = Held.nothing
+
+    var value: TemplateValue? {
+        switch held {
+        case .nothing: nil
+        case .value(let value): value
+        case .list(let items): .list(items)
+        case .record(let names, let values): .record(TemplateRecord(names: names, values: values))
+        }
+    }
 
     func set(_ value: TemplateValue, at path: [any CodingKey]) {
-        guard self.value == nil else { preconditionFailure("\(TemplateEncoding.describe(path)) is encoded twice") }
-        self.value = value
+        guard case .nothing = held else { preconditionFailure("\(TemplateEncoding.describe(path)) is encoded twice") }
+        held = .value(value)
     }
 
     /// Adds a name to the record the slot holds: a context may encode its names in several
     /// steps (a page's own names after the names every page has).
     func add(_ name: String, _ value: TemplateValue, at path: [any CodingKey]) {
-        var record: TemplateRecord
-        switch self.value.take() {
-        case nil: record = [:]
-        case .record(let held)?: record = held
+        var names: [String], values: [TemplateValue]
+        switch held {
+        case .nothing: (names, values) = ([], [])
+        case .record(let heldNames, let heldValues): (names, values) = (heldNames, heldValues)
         default: preconditionFailure("\(TemplateEncoding.describe(path)) is both a record and not one")
         }
-        guard record[name] == nil else {
+        held = .nothing
+        guard !names.contains(name) else {
             preconditionFailure("\(TemplateEncoding.describe(path)) has the name '\(name)' twice")
         }
-        record[name] = value
-        self.value = .record(record)
+        names.append(name)
+        values.append(value)
+        held = .record(names: names, values: values)
     }
 
     func append(_ item: TemplateValue, at path: [any CodingKey]) {
         guard case .record(let record) = item else {
             preconditionFailure("\(TemplateEncoding.describe(path)) is a list of what is not a record; a template's lists hold records")
         }
-        switch value.take() {
-        case nil: value = .list([record])
-        case .list(var items)?:
-            items.append(record)
-            value = .list(items)
+        var items: [TemplateRecord]
+        switch held {
+        case .nothing: items = []
+        case .list(let heldItems): items = heldItems
         default: preconditionFailure("\(TemplateEncoding.describe(path)) is both a list and not one")
         }
+        held = .nothing
+        items.append(record)
+        held = .list(items)
     }
 
     func startList(at path: [any CodingKey]) {
-        if value == nil { value = .list([]) }
+        if case .nothing = held { held = .list([]) }
     }
 }
 
