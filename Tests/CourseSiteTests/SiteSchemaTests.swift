@@ -17,11 +17,11 @@ struct SiteSchemaTests {
         let page = try String(contentsOf: packageRoot.appendingPathComponent("docs/site.md"), encoding: .utf8)
         let tables = try #require(Self.tables(in: page))
         let shared = try #require(tables["shared"])
-        #expect(shared == Self.flattened(SiteSchema.shared))
+        #expect(Self.drift(listed: shared, derived: Self.flattened(SiteSchema.shared)) == [])
         for (template, schema) in Self.pages {
             let own = tables[template] ?? [:]
             #expect(Set(own.keys).isDisjoint(with: shared.keys), "\(template) lists names every template sees")
-            #expect(shared.merging(own) { $1 } == Self.flattened(schema), "\(template)")
+            #expect(Self.drift(listed: shared.merging(own) { $1 }, derived: Self.flattened(schema)) == [], "\(template)")
         }
         #expect(Set(tables.keys).subtracting(["shared"]) == Set(Self.pages.map(\.template)).subtracting(["search.html"]))
     }
@@ -78,6 +78,13 @@ struct SiteSchemaTests {
             }
         }
         return tables
+    }
+
+    /// Where the manual's list and the context's names differ, one line each.
+    static func drift(listed: [String: String], derived: [String: String]) -> [String] {
+        derived.sorted { $0.key < $1.key }.compactMap { name, kind in
+            listed[name] == kind ? nil : "'\(name)' is \(kind), the manual says \(listed[name].map { "'\($0)'" } ?? "nothing of it")"
+        } + listed.keys.sorted().filter { derived[$0] == nil }.map { "'\($0)' is in the manual and in no context" }
     }
 
     /// Every name of `schema` as a path, with its kind as the manual says it.
