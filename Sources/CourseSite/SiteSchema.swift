@@ -1,95 +1,47 @@
-/// The names each page template may use. The manual's template reference (docs/site.md) lists the same.
+/// The names each page template may use, and their kinds: the shapes of the template contexts
+/// (PageContexts.swift), each read from a sample of it. A name a context lacks is an unknown
+/// placeholder when the templates are loaded; a name it has always has a value.
 package enum SiteSchema {
-    static let words = TemplateSchema.Kind.record(TemplateSchema([
-        "contents": .text, "lessons": .text, "lesson": .text, "onThisPage": .text,
-        "previous": .text, "next": .text, "home": .text, "limitations": .text,
-        "limitationsIntro": .text, "allLimitations": .text, "backToLesson": .text,
-        "skipToContent": .text, "footer": .text, "start": .text,
-        "aboutNotesTitle": .text, "aboutNotes": .text, "notesByLesson": .text, "inSection": .text,
-        "search": .text, "searchPlaceholder": .text, "searchButton": .text, "searchResults": .text,
-        "searchNothing": .text, "searchNeedsScript": .text, "searchNeedsServer": .text,
-        "searchClose": .text, "backToTop": .text,
-        "wholeCourse": .text, "wholeCourseLink": .text,
-    ]))
+    package static let layout = TemplateSchema(shapeOf: LayoutContext(
+        shared: .sample, own: LayoutNames(pageTitle: "", pageDescription: "", content: RenderedHTML(""))))
 
-    static let link = TemplateSchema(["title": .text, "href": .text])
+    package static let index = TemplateSchema(shapeOf: IndexContext(shared: .sample, own: IndexNames(
+        lessons: [IndexEntry(number: 1, label: "", numbered: true, title: "", href: "", introduction: RenderedHTML(""),
+                             summary: RenderedHTML(""), scenarioCount: "", noteCount: "")],
+        description: "", start: .none, scenarioTotal: "", noteTotal: "")))
 
-    /// A page map's entry: a section (or a lesson) and the limitation notes in it.
-    static let mapEntry = TemplateSchema([
-        "title": .text, "href": .text, "notes": .list(TemplateSchema(["label": .text, "href": .text])),
-    ])
+    package static let lesson = TemplateSchema(shapeOf: LessonContext(shared: .sample, own: LessonNames(
+        lesson: PageLesson(number: 1, label: "", numbered: true, title: "", body: RenderedHTML(""),
+                           sections: [.sample], scenarioCount: ""),
+        previous: .none, next: .none)))
 
-    /// Every page template sees these.
-    static let common: [String: TemplateSchema.Kind] = [
-        "lang": .text,
-        "courseTitle": .text,
-        "indexHref": .text,
-        "limitationsHref": .text,
-        "aboutNotesHref": .text,
-        "printHref": .text,
-        "searchHref": .text,
-        "stylesheet": .text,
-        "stylesheets": .list(TemplateSchema(["href": .text])),
-        "searchScript": .text,
-        "favicon": .text,
-        "swiftVersion": .text,
-        "words": words,
-        "nav": .list(TemplateSchema([
-            "number": .text, "label": .text, "numbered": .bool, "title": .text, "href": .text, "current": .bool,
-            "sections": .list(mapEntry),
-        ])),
-        "pageMap": .list(mapEntry),
-        "isIndex": .bool,
-        "isLimitations": .bool,
-        "isPrint": .bool,
-        "isSearch": .bool,
-    ]
+    package static let limitations = TemplateSchema(shapeOf: LimitationsContext(shared: .sample, own: LimitationsNames(
+        groups: [NoteGroup(number: 1, title: "", href: "", anchor: "", range: "", notes: [
+            LimitationNote(label: "", id: "", href: "", body: RenderedHTML(""), section: "", sectionHref: ""),
+        ])])))
 
-    package static let layout = TemplateSchema(common.merging([
-        "pageTitle": .text,
-        "pageDescription": .text,
-        "content": .html,
-    ]) { $1 })
+    package static let print = TemplateSchema(shapeOf: PrintContext(shared: .sample, own: PrintNames(
+        description: "",
+        lessons: [PrintedLesson(number: 1, label: "", numbered: true, title: "", id: "", body: RenderedHTML(""),
+                                scenarioCount: "")])))
 
-    package static let index = TemplateSchema(common.merging([
-        "lessons": .list(TemplateSchema([
-            "number": .text, "label": .text, "numbered": .bool, "title": .text, "href": .text,
-            "introduction": .html, "summary": .html,
-            "scenarioCount": .text, "noteCount": .text,
-        ])),
-        "description": .text,
-        "start": .record(link),
-        "scenarioTotal": .text,
-        "noteTotal": .text,
-    ]) { $1 })
+    package static let search = TemplateSchema(shapeOf: SearchContext(shared: .sample, own: SearchNames()))
 
-    package static let lesson = TemplateSchema(common.merging([
-        "lesson": .record(TemplateSchema([
-            "number": .text, "label": .text, "numbered": .bool, "title": .text, "body": .html,
-            "sections": .list(mapEntry),
-            "scenarioCount": .text,
-        ])),
-        "previous": .record(link),
-        "next": .record(link),
-    ]) { $1 })
+    /// The names every page template sees.
+    package static let shared = TemplateSchema(shapeOf: SharedContext.sample)
+}
 
-    package static let limitations = TemplateSchema(common.merging([
-        "groups": .list(TemplateSchema([
-            "number": .text, "title": .text, "href": .text, "anchor": .text, "range": .text,
-            "notes": .list(TemplateSchema([
-                "label": .text, "id": .text, "href": .text, "body": .html,
-                "section": .text, "sectionHref": .text,
-            ])),
-        ])),
-    ]) { $1 })
+/// Samples of the contexts, for their shapes: one item in every list.
+extension SharedContext {
+    static let sample = SharedContext(
+        lang: "", courseTitle: "", indexHref: "", limitationsHref: "", aboutNotesHref: "", printHref: "",
+        searchHref: "", stylesheet: "", stylesheets: [SheetLink(href: "")], searchScript: "", favicon: "",
+        swiftVersion: "", words: EncodedOnce(PageWords(SiteWords.english, footer: "")),
+        nav: KeptList([NavEntry(number: 1, label: "", numbered: true, title: "", href: "", current: true,
+                                sections: [.sample])], keepingRenderingsBy: []),
+        pageMap: [.sample], isIndex: false, isLimitations: false, isPrint: false, isSearch: false)
+}
 
-    package static let print = TemplateSchema(common.merging([
-        "description": .text,
-        "lessons": .list(TemplateSchema([
-            "number": .text, "label": .text, "numbered": .bool, "title": .text, "id": .text,
-            "body": .html, "scenarioCount": .text,
-        ])),
-    ]) { $1 })
-
-    package static let search = TemplateSchema(common)
+extension MapEntry {
+    static let sample = MapEntry(title: "", href: "", notes: [NoteLink(label: "", href: "")])
 }

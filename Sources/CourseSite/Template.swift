@@ -351,6 +351,12 @@ package struct TemplateRecord: Sendable, Equatable, ExpressibleByDictionaryLiter
         values = elements.map(\.1)
     }
 
+    /// The record of these names, each with the value at its place (no name twice).
+    init(names: [String], values: [TemplateValue]) {
+        self.names = names
+        self.values = values
+    }
+
     /// The record with its renderings by the `{{#each}}` blocks of `templates` kept, for every
     /// page that lists it unchanged: for an item that many pages list. Its values must render
     /// the same every time (no deferred HTML).
@@ -363,6 +369,9 @@ package struct TemplateRecord: Sendable, Equatable, ExpressibleByDictionaryLiter
     package static func == (lhs: TemplateRecord, rhs: TemplateRecord) -> Bool {
         lhs.names == rhs.names && lhs.values == rhs.values
     }
+
+    /// Its names and values, in the order they were given.
+    var entries: Zip2Sequence<[String], [TemplateValue]> { zip(names, values) }
 
     package subscript(name: String) -> TemplateValue? {
         get {
