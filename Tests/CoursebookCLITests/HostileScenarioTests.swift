@@ -200,6 +200,11 @@ import Testing
 
         let entries = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".out") }.sorted()
         #expect(entries.count == 2)
+        // The run's pack of outputs would answer before the entries do: it is removed before
+        // each lying run, so that the entries are what is read (a lying pack is refused as an
+        // entry is: ScenarioRunnerTests.aDamagedCacheEntryIsNotBelieved).
+        let pack = cache.appendingPathComponent("outputs.pack").path
+        #expect(FileManager.default.fileExists(atPath: pack))
         // One cut short, one forged: the same entry with another output and its old signature.
         let first = cache.appendingPathComponent(entries[0]).path
         let second = cache.appendingPathComponent(entries[1]).path
@@ -209,6 +214,7 @@ import Testing
         forged = forged.replacingOccurrences(of: "\n", with: "\nforged ", options: .backwards,
                                              range: forged.index(forged.endIndex, offsetBy: -2)..<forged.endIndex)
         try forged.write(toFile: second, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: pack)
         let damaged = try coursebook(arguments, environment: key)
         #expect(damaged.status == 0, "\(damaged)")
         #expect(damaged.standardOutput.hasPrefix("compiled 2 scenarios"), "\(damaged)")
@@ -217,6 +223,7 @@ import Testing
         // An entry that is a link to a file elsewhere.
         try FileManager.default.removeItem(atPath: first)
         try FileManager.default.createSymbolicLink(atPath: first, withDestinationPath: "/etc/hostname")
+        try FileManager.default.removeItem(atPath: pack)
         let linked = try coursebook(arguments, environment: key)
         #expect(linked.standardOutput.hasPrefix("compiled 1 scenario "), "\(linked)")
         #expect(linked.standardError.contains("note: 1 cache entry not believed"), "\(linked)")
