@@ -65,139 +65,16 @@ struct LessonBody {
 
     init(_ lesson: Lesson, document: LessonDocument, context: Context) {
         let blocks = document.renderBlocks(mentionHref: context.noteHref, references: context.references)
-        let linksTerms = !context.isGlossary && context.glossary != nil
-        var linkedTerms: Set<String> = []
-        func terms(_ html: String) -> String {
-            guard linksTerms, let glossary = context.glossary else { return html }
-            return glossary.linkingTerms(in: html, linked: &linkedTerms)
-        }
-        // The headings' anchors, one per heading in order (the title's is nil); on the
-        // glossary's page the terms have their anchors first.
-        let glossaryAnchors = context.isGlossary ? context.glossary?.anchors ?? [] : []
-        let anchors = context.headingAnchors.count == lesson.headings.count ? context.headingAnchors
-            : AnchorNamer.headingAnchors(of: lesson, footnoteLabels: document.footnoteLabels, reserving: glossaryAnchors)
-        var headingIndex = 0
-        var html = ""
-        var sections: [Section] = []
-        var leadingNotes: [Int] = []
-        var introduction = ""
-        var introductionIsLead = false
-        var sawTitle = false
-        // The blocks that say what a scenario must do (output, errors, trap) are shown with it.
-        var scenarioOfOutput: [Int: Scenario] = [:]
-        for scenario in lesson.scenarios {
-            for block in scenario.expectation.blocks { scenarioOfOutput[block.id] = scenario }
-        }
-        // An output (or errors) block that a `<details>` hides (an exercise: predict first, then
-        // open) is shown where it stands, with the rest of what its scenario must do, not in
-        // its scenario's figure.
-        // A block inside a list item or a quote stands in the HTML of its container.
-        let nestedPieces = blocks.flatMap { block -> [NestedCodeBlock.Piece] in
-            switch block {
-            case let .html(fragment, _), let .callout(_, _, fragment): NestedCodeBlock.pieces(of: fragment)
-            default: []
-            }
-        }
-        let inDetails = Set(blocks.compactMap { block -> Int? in
-            if case .code(let id, inDetails: true) = block { id } else { nil }
-        } + nestedPieces.compactMap { piece -> Int? in
-            if case .code(let id, inDetails: true) = piece { id } else { nil }
-        })
-        let outputsApart = Set(lesson.scenarios.compactMap { scenario -> Int? in
-            guard let first = scenario.expectation.blocks.first, inDetails.contains(first.id),
-                  !inDetails.contains(scenario.block.id) else { return nil }
-            return first.id
-        })
-        var coreShown = context.coreShownBefore
-        func codeBlock(_ id: Int) -> String {
-            let code = lesson.codeBlocks[id]
-            if code.role == .output || code.role == .errors || code.role == .trap, let scenario = scenarioOfOutput[id] {
-                // An output block is shown inside its scenario's figure, or apart.
-                return outputsApart.contains(id) ? Self.output(of: scenario, context: context) : ""
-            }
-            return Self.figure(for: code, in: lesson, context: context, coreShown: &coreShown, outputApart: outputsApart)
-        }
-        // The HTML of a list or a quote with its code blocks put in, prose linked to the glossary.
-        func withCodeBlocks(_ fragment: String, prose: (String) -> String) -> String {
-            NestedCodeBlock.pieces(of: fragment).map { piece in
-                switch piece {
-                case .html(let html): prose(html)
-                case .code(let id, _): codeBlock(id)
-                }
-            }.joined()
-        }
-
-        for block in blocks {
-            switch block {
-            case let .heading(level, text, innerHTML):
-                defer { headingIndex += 1 }
-                if level == 1, !sawTitle {
-                    // The page template shows the title; the body starts after it.
-                    sawTitle = true
-                    continue
-                }
-                let anchor = (anchors.indices.contains(headingIndex) ? anchors[headingIndex] : nil) ?? AnchorNamer.slug(text)
-                if level == 2 { sections.append(Section(title: text, anchor: anchor)) }
-                // The link to the heading stands beside it, not in it, so that the heading's
-                // name is its text alone; the link's own name says which heading it is for.
-                let linkName = escapeHTML(context.words.sectionLink(text))
-                html += "<div class=\"heading\"><h\(level) id=\"\(anchor)\">\(innerHTML)</h\(level)><a class=\"anchor\" href=\"#\(anchor)\" aria-label=\"\(linkName)\" data-pagefind-ignore>#</a></div>\n"
-            case .code(let id, _):
-                html += codeBlock(id)
-            case let .limitNote(number, innerHTML):
-                let label = "DR\(number)"
-                if sections.isEmpty { leadingNotes.append(number) } else { sections[sections.count - 1].notes.append(number) }
-                // A note, not a landmark: a page has many of them. Its kind links to what a
-                // limitation note is.
-                html += """
-                    <aside class="limit" id="dr\(number)" role="note" aria-labelledby="dr\(number)-label">
-                    <p class="limit-label" id="dr\(number)-label" data-pagefind-ignore><a href="#dr\(number)">\(label)</a> <a class="limit-kind" href="\(escapeHTML(context.aboutNotesHref))">\(escapeHTML(context.words.limitNote))</a></p>
-                    <p>\(terms(innerHTML))</p>
-                    </aside>
-
-                    """
-            case let .callout(kind, ownTitle, inner):
-                // A callout is a note in the flow of the lesson (role="note"), not a landmark,
-                // and looks unlike the limitation notes, which are the tool's own. GitHub's and
-                // DocC's alike: titled in the course's language (or as the author titled a DocC
-                // aside of a kind DocC does not know), drawn in its kind's style.
-                let title = ownTitle ?? context.words.calloutTitles[kind] ?? kind.marker
-                html += "<div class=\"callout callout-\(kind.style.rawValue)\" role=\"note\">\n<p class=\"callout-title\">\(escapeHTML(title))</p>\n\(withCodeBlocks(inner, prose: terms))</div>\n"
-            case let .footnotes(section, _):
-                html += section.replacingOccurrences(of: "aria-label=\"Back to content\"",
-                                                     with: "aria-label=\"\(escapeHTML(context.words.footnoteBack))\"")
-            case let .html(fragment, block):
-                if let paragraph = lesson.introduction, paragraph.block == block {
-                    // A first paragraph set in emphasis as a whole (`*...*`) is the lesson's
-                    // lead: shown as one, and on the index in place of the first sentence.
-                    if let lead = Self.lead(fragment) {
-                        introduction = "<p>\(lead)</p>\n"
-                        introductionIsLead = true
-                        html += "<p class=\"lead\">\(terms(lead))</p>\n"
-                        continue
-                    }
-                    introduction = fragment
-                }
-                if context.isGlossary, let list = context.glossary?.definitionList(fragment) {
-                    html += list
-                } else if let table = RenderedTable(html: fragment) {
-                    html += terms(table.html())
-                } else {
-                    // A table inside a list or a quote scrolls sideways: a keyboard can reach it.
-                    html += withCodeBlocks(fragment) { prose in
-                        terms(prose.containsBytes("<table>") && prose.contains("<table>") ? prose.replacingOccurrences(of: "<table>", with: "<table tabindex=\"0\">") : prose)
-                    }
-                }
-            }
-        }
+        var writer = Writer(lesson, document: document, blocks: blocks, context: context)
+        for block in blocks { writer.add(block) }
         // Kept until the whole-course page is written, with every other lesson's: without the
         // room its growth left at its end (a quarter of it, on average).
         // Bidirectional controls in code or prose are shown as what they are (`BidiTokens`).
-        self.html = BidiTokens.inHTML(html).compacted
-        self.sections = sections
-        self.leadingNotes = leadingNotes
-        self.introduction = BidiTokens.inHTML(introduction)
-        self.introductionIsLead = introductionIsLead
+        self.html = BidiTokens.inHTML(writer.html).compacted
+        self.sections = writer.sections
+        self.leadingNotes = writer.leadingNotes
+        self.introduction = BidiTokens.inHTML(writer.introduction)
+        self.introductionIsLead = writer.introductionIsLead
     }
 
     /// The inside of `<p><em>...</em></p>`, nil for a paragraph that is not emphasis whole.
@@ -531,6 +408,187 @@ extension String {
                 _ = buffer.initialize(fromContentsOf: bytes)
                 return count
             }
+        }
+    }
+}
+
+extension LessonBody {
+    /// A lesson's body written block by block: what is written so far (the HTML, the sections
+    /// and their notes, the introduction), and what writing the next block needs to know.
+    private struct Writer {
+        let lesson: Lesson
+        let context: Context
+        /// The headings' anchors, one per heading in order (the title's is nil); on the
+        /// glossary's page the terms have their anchors first.
+        let anchors: [String?]
+        /// The blocks that say what a scenario must do (output, errors, trap), by their
+        /// identity: shown with their scenario.
+        let scenarioOfOutput: [Int: Scenario]
+        /// Those shown where they stand instead (see `outputsApart`).
+        let outputsApart: Set<Int>
+        /// Whether prose links the glossary's terms it uses (each once).
+        let linksTerms: Bool
+        var linkedTerms: Set<String> = []
+        /// Core files listed so far, in this lesson or an earlier one: listed again collapsed.
+        var coreShown: Set<String>
+        var headingIndex = 0
+        var sawTitle = false
+
+        var html = ""
+        var sections: [Section] = []
+        var leadingNotes: [Int] = []
+        var introduction = ""
+        var introductionIsLead = false
+
+        init(_ lesson: Lesson, document: LessonDocument, blocks: [RenderedBlock], context: Context) {
+            self.lesson = lesson
+            self.context = context
+            linksTerms = !context.isGlossary && context.glossary != nil
+            let glossaryAnchors = context.isGlossary ? context.glossary?.anchors ?? [] : []
+            anchors = context.headingAnchors.count == lesson.headings.count ? context.headingAnchors
+                : AnchorNamer.headingAnchors(of: lesson, footnoteLabels: document.footnoteLabels, reserving: glossaryAnchors)
+            var scenarioOfOutput: [Int: Scenario] = [:]
+            for scenario in lesson.scenarios {
+                for block in scenario.expectation.blocks { scenarioOfOutput[block.id] = scenario }
+            }
+            self.scenarioOfOutput = scenarioOfOutput
+            outputsApart = Self.outputsApart(in: lesson, blocks: blocks)
+            coreShown = context.coreShownBefore
+        }
+
+        /// An output (or errors) block that a `<details>` hides (an exercise: predict first,
+        /// then open) is shown where it stands, with the rest of what its scenario must do, not
+        /// in its scenario's figure. A block inside a list item or a quote stands in the HTML of
+        /// its container.
+        static func outputsApart(in lesson: Lesson, blocks: [RenderedBlock]) -> Set<Int> {
+            let nestedPieces = blocks.flatMap { block -> [NestedCodeBlock.Piece] in
+                switch block {
+                case let .html(fragment, _), let .callout(_, _, fragment): NestedCodeBlock.pieces(of: fragment)
+                default: []
+                }
+            }
+            let inDetails = Set(blocks.compactMap { block -> Int? in
+                if case .code(let id, inDetails: true) = block { id } else { nil }
+            } + nestedPieces.compactMap { piece -> Int? in
+                if case .code(let id, inDetails: true) = piece { id } else { nil }
+            })
+            return Set(lesson.scenarios.compactMap { scenario -> Int? in
+                guard let first = scenario.expectation.blocks.first, inDetails.contains(first.id),
+                      !inDetails.contains(scenario.block.id) else { return nil }
+                return first.id
+            })
+        }
+
+        mutating func add(_ block: RenderedBlock) {
+            switch block {
+            case let .heading(level, text, innerHTML):
+                heading(level, text, innerHTML)
+            case .code(let id, _):
+                let code = codeBlock(id)
+                html += code
+            case let .limitNote(number, innerHTML):
+                limitNote(number, innerHTML)
+            case let .callout(kind, ownTitle, inner):
+                // A callout is a note in the flow of the lesson (role="note"), not a landmark,
+                // and looks unlike the limitation notes, which are the tool's own. GitHub's and
+                // DocC's alike: titled in the course's language (or as the author titled a DocC
+                // aside of a kind DocC does not know), drawn in its kind's style.
+                let title = ownTitle ?? context.words.calloutTitles[kind] ?? kind.marker
+                let inside = withCodeBlocks(inner) { writer, prose in writer.terms(prose) }
+                html += "<div class=\"callout callout-\(kind.style.rawValue)\" role=\"note\">\n<p class=\"callout-title\">\(escapeHTML(title))</p>\n\(inside)</div>\n"
+            case let .footnotes(section, _):
+                html += section.replacingOccurrences(of: "aria-label=\"Back to content\"",
+                                                     with: "aria-label=\"\(escapeHTML(context.words.footnoteBack))\"")
+            case let .html(fragment, block):
+                prose(fragment, block: block)
+            }
+        }
+
+        mutating func heading(_ level: Int, _ text: String, _ innerHTML: String) {
+            defer { headingIndex += 1 }
+            if level == 1, !sawTitle {
+                // The page template shows the title; the body starts after it.
+                sawTitle = true
+                return
+            }
+            let anchor = (anchors.indices.contains(headingIndex) ? anchors[headingIndex] : nil) ?? AnchorNamer.slug(text)
+            if level == 2 { sections.append(Section(title: text, anchor: anchor)) }
+            // The link to the heading stands beside it, not in it, so that the heading's
+            // name is its text alone; the link's own name says which heading it is for.
+            let linkName = escapeHTML(context.words.sectionLink(text))
+            html += "<div class=\"heading\"><h\(level) id=\"\(anchor)\">\(innerHTML)</h\(level)><a class=\"anchor\" href=\"#\(anchor)\" aria-label=\"\(linkName)\" data-pagefind-ignore>#</a></div>\n"
+        }
+
+        mutating func limitNote(_ number: Int, _ innerHTML: String) {
+            let label = "DR\(number)"
+            if sections.isEmpty { leadingNotes.append(number) } else { sections[sections.count - 1].notes.append(number) }
+            let text = terms(innerHTML)
+            // A note, not a landmark: a page has many of them. Its kind links to what a
+            // limitation note is.
+            html += """
+                <aside class="limit" id="dr\(number)" role="note" aria-labelledby="dr\(number)-label">
+                <p class="limit-label" id="dr\(number)-label" data-pagefind-ignore><a href="#dr\(number)">\(label)</a> <a class="limit-kind" href="\(escapeHTML(context.aboutNotesHref))">\(escapeHTML(context.words.limitNote))</a></p>
+                <p>\(text)</p>
+                </aside>
+
+                """
+        }
+
+        /// A paragraph, a table, a list or a quote: the lead, the glossary's definitions, a
+        /// table that scrolls, or prose with its code blocks put in.
+        mutating func prose(_ fragment: String, block: Int) {
+            if let paragraph = lesson.introduction, paragraph.block == block {
+                // A first paragraph set in emphasis as a whole (`*...*`) is the lesson's
+                // lead: shown as one, and on the index in place of the first sentence.
+                if let lead = LessonBody.lead(fragment) {
+                    introduction = "<p>\(lead)</p>\n"
+                    introductionIsLead = true
+                    let text = terms(lead)
+                    html += "<p class=\"lead\">\(text)</p>\n"
+                    return
+                }
+                introduction = fragment
+            }
+            if context.isGlossary, let list = context.glossary?.definitionList(fragment) {
+                html += list
+            } else if let table = RenderedTable(html: fragment) {
+                let text = terms(table.html())
+                html += text
+            } else {
+                // A table inside a list or a quote scrolls sideways: a keyboard can reach it.
+                let text = withCodeBlocks(fragment) { writer, prose in
+                    writer.terms(prose.containsBytes("<table>") && prose.contains("<table>") ? prose.replacingOccurrences(of: "<table>", with: "<table tabindex=\"0\">") : prose)
+                }
+                html += text
+            }
+        }
+
+        /// Prose with the glossary's terms it uses linked, each the first time only.
+        mutating func terms(_ html: String) -> String {
+            guard linksTerms, let glossary = context.glossary else { return html }
+            return glossary.linkingTerms(in: html, linked: &linkedTerms)
+        }
+
+        /// A code block as the page shows it; an output block inside its scenario's figure,
+        /// or apart.
+        mutating func codeBlock(_ id: Int) -> String {
+            let code = lesson.codeBlocks[id]
+            if code.role == .output || code.role == .errors || code.role == .trap, let scenario = scenarioOfOutput[id] {
+                return outputsApart.contains(id) ? LessonBody.output(of: scenario, context: context) : ""
+            }
+            return LessonBody.figure(for: code, in: lesson, context: context, coreShown: &coreShown, outputApart: outputsApart)
+        }
+
+        /// The HTML of a list or a quote with its code blocks put in, its prose as `prose` makes it.
+        mutating func withCodeBlocks(_ fragment: String, prose: (inout Writer, String) -> String) -> String {
+            var joined = ""
+            for piece in NestedCodeBlock.pieces(of: fragment) {
+                switch piece {
+                case .html(let html): joined += prose(&self, html)
+                case .code(let id, _): joined += codeBlock(id)
+                }
+            }
+            return joined
         }
     }
 }
