@@ -182,6 +182,8 @@ import Testing
         try searchFinds(in: site, browser: browser)
 
         let sharded = packageRoot.appendingPathComponent(".build/published-site-test-shards")
+        // Built anew each time: a site left by the last run would have every shard reused.
+        try? FileManager.default.removeItem(at: sharded)
         let built = try coursebook(["build", PublishedSiteTests.course.path, "--out", sharded.path],
                                    environment: ["COURSEBOOK_SEARCH_SHARD_PAGES": "2"])
         #expect(built.status == 0 && built.standardOutput.contains(" shards)\n"), "\(built)")
