@@ -183,16 +183,21 @@ func measure(_ lessons: Int) -> Measured {
     let builds = measureBuilds(course: course, work: work)
 
     // The peers on the same Markdown.
-    let hugoFolder = work + "/hugo"
-    hugoSite(for: course, at: hugoFolder)
-    let hugoTime = (0..<(lessons <= 100 ? 2 : 1)).map { _ in
-        try? FileManager.default.removeItem(atPath: hugoFolder + "/public")
-        return mustRun(hugo, ["--quiet", "--source", hugoFolder], in: hugoFolder).seconds
-    }.min()!
+    let hugoTime = measureHugo(course: course, work: work, lessons: lessons)
     let mkdocsTime = measureMkDocs(course: course, work: work, repeats: lessons <= 100 ? 2 : 1)
 
     return Measured(checks: checks, firstBuild: builds.first, rebuild: builds.rebuild, editedLesson: builds.edited,
                     rebuildWithoutSearch: builds.withoutSearch, hugo: hugoTime, mkdocs: mkdocsTime)
+}
+
+/// hugo's build of the same Markdown, the best of two at 100 lessons (one at 1000).
+func measureHugo(course: String, work: String, lessons: Int) -> Double {
+    let hugoFolder = work + "/hugo"
+    hugoSite(for: course, at: hugoFolder)
+    return (0..<(lessons <= 100 ? 2 : 1)).map { _ in
+        try? FileManager.default.removeItem(atPath: hugoFolder + "/public")
+        return mustRun(hugo, ["--quiet", "--source", hugoFolder], in: hugoFolder).seconds
+    }.min()!
 }
 
 /// The builds alone (`--site-only`): the check once, untimed, to fill the cache (kept under
@@ -211,12 +216,7 @@ func measureSite(_ lessons: Int) -> Measured {
     let check = mustRun(tool, ["check", course], in: work)
     if !FileManager.default.fileExists(atPath: kept) { try? FileManager.default.copyItem(atPath: course + "/.coursebook-cache", toPath: kept) }
     let builds = measureBuilds(course: course, work: work)
-    let hugoFolder = work + "/hugo"
-    hugoSite(for: course, at: hugoFolder)
-    let hugoTime = (0..<(lessons <= 100 ? 2 : 1)).map { _ in
-        try? FileManager.default.removeItem(atPath: hugoFolder + "/public")
-        return mustRun(hugo, ["--quiet", "--source", hugoFolder], in: hugoFolder).seconds
-    }.min()!
+    let hugoTime = measureHugo(course: course, work: work, lessons: lessons)
     let checks = CheckMeasured(lessons: lessons, scenarios: 0, turns: Turns(), restored: Turns(), perScenario: 0,
                                warm: check.seconds, warmTreePeak: 0, oneEdit: 0)
     return Measured(checks: checks, firstBuild: builds.first, rebuild: builds.rebuild, editedLesson: builds.edited,
