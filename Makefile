@@ -154,14 +154,14 @@ bench: build
 # parse (LessonParsing/CMarkReader.swift). Only the toolchain's own leaks and what a global's
 # one-time initializer makes are suppressed (Tests/Sanitizers/leaks.supp), and silently, so
 # that the binaries the end-to-end tests run keep their standard error as the tests expect it.
-# A segmentation fault is left to the kernel (handle_segv=0): the Swift reading process is
+# A segmentation fault is left to the kernel (handle_segv=0, under both): the Swift reading process is
 # meant to die of its signal when a stranger's block overflows the parser's stack, and the
 # check reports that signal; AddressSanitizer's own handler would turn it into exit status 1.
 sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/sanitize-address
 	ASAN_OPTIONS=handle_segv=0 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/leaks.supp:print_suppressions=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/sanitize-address
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/sanitize-thread
-	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/sanitize-thread
+	TSAN_OPTIONS=halt_on_error=1:handle_segv=0 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/sanitize-thread
 
 # libFuzzer targets (swiftc -sanitize=fuzzer) for lesson parsing and the --update rewriter,
 # FUZZ_SECONDS each (default 60), from the seeds in Tests/Fuzz/corpus/. See scripts/fuzz.
