@@ -314,49 +314,7 @@ struct LessonBody {
         let words = context.words
         switch block.role {
         case .scenario, .skippedScenario:
-            let result = context.results[block.id]
-            let scenario = result?.scenario ?? lesson.scenarios.first { $0.block.id == block.id }
-            // The first comment line becomes the caption, so the code below starts after it. A
-            // line comment's span ends before its line end, so the HTML's first line is it.
-            var highlighted = context.highlighted(block)
-            var caption = ""
-            if let text = scenario?.caption {
-                caption = "<code>main.swift</code> — " + escapeHTML(text)
-                highlighted = String(highlighted.drop { $0 != "\n" }.dropFirst())
-            }
-            // A refused scenario's erroring lines are marked in its code, each column under it
-            // (counted among the lines shown: hidden lines are not).
-            let errors = result?.verifiedErrors ?? []
-            let firstShown = scenario?.caption == nil ? 1 : 2
-            let hidden = HiddenLines.hiddenLineNumbers(block.code)
-            var marks: [Int: [String]] = [:]
-            for error in errors where !hidden.contains(error.line) {
-                let shownLine = error.line - hidden.filter { $0 < error.line }.count
-                guard shownLine >= firstShown else { continue }
-                marks[shownLine - firstShown, default: []].append(characterColumn(error, in: HiddenLines.compiled(block.code)))
-            }
-            let refused = errors.isEmpty ? "" : " refused"
-            // A group's first block begins one program; the others link back to it.
-            var groupNote = "", groupAnchor = ""
-            if let group = block.group, let first = lesson.scenarios.first(where: { $0.group == group }) {
-                let anchor = "group-" + AnchorNamer.slug(group)
-                if first.block.id == block.id {
-                    groupAnchor = " id=\"\(anchor)\""
-                    groupNote = (caption.isEmpty ? "" : " ") + "<span class=\"group-note\" data-pagefind-ignore>\(escapeHTML(words.startsProgram))</span>"
-                } else {
-                    groupNote = (caption.isEmpty ? "" : " ") + "<a class=\"group-note\" href=\"#\(anchor)\" data-pagefind-ignore>\(escapeHTML(words.continuesProgram))</a>"
-                }
-            }
-            var html = """
-                <figure class="scenario\(block.role == .skippedScenario ? " skipped" : "")\(refused)"\(groupAnchor)>
-                <figcaption><span class="kind" data-pagefind-ignore>\(escapeHTML(words.scenario))</span> \(caption)\(groupNote)</figcaption>
-                <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(highlighted, marking: marks))</code></pre>
-
-                """
-            if let scenario, !(scenario.expected.map { outputApart.contains($0.id) } ?? false) {
-                html += output(of: scenario, context: context)
-            }
-            return html + "</figure>\n"
+            return scenarioFigure(for: block, in: lesson, context: context, outputApart: outputApart)
         case .illustration:
             return """
                 <figure class="illustration">
@@ -366,15 +324,7 @@ struct LessonBody {
 
                 """
         case .coreListing(let name):
-            let fileName = name ?? (context.coreFileNames.count == 1 ? context.coreFileNames[0] : "")
-            let title = escapeHTML(words.coreFile) + (fileName.isEmpty ? "" : ": <code>\(escapeHTML(fileName))</code>")
-            let listing = "<pre class=\"code\" tabindex=\"0\"><code class=\"language-swift\">\(Self.lines(context.highlighted(block)))</code></pre>\n"
-            let shownBefore = coreShown.contains(fileName)
-            coreShown.insert(fileName)
-            if shownBefore {
-                return "<details class=\"core\">\n<summary>\(title) <span class=\"note\">\(escapeHTML(words.coreRepeated))</span></summary>\n\(listing)</details>\n"
-            }
-            return "<figure class=\"core\">\n<figcaption>\(title)</figcaption>\n\(listing)</figure>\n"
+            return coreFigure(for: block, named: name, context: context, coreShown: &coreShown)
         case .moduleListing(let name):
             // A block of a course module: code that scenarios import, labelled with its module's name.
             return """
@@ -385,14 +335,96 @@ struct LessonBody {
 
                 """
         case .output, .errors, .trap, .other:
-            let language = block.language
-            // What a program printed is shown as it was; an illustration in another language
-            // shows its placeholders as Swift's listings do.
-            let code = language == "swift" ? context.highlighted(block)
-                : block.role == .other ? PlaceholderText.tokens(inEscapedCode: escapeHTML(block.code)) : escapeHTML(block.code)
-            let attribute = language.isEmpty ? "" : " class=\"language-\(escapeHTML(language))\""
-            return "<pre class=\"code\" tabindex=\"0\"><code\(attribute)>\(Self.lines(code))</code></pre>\n"
+            return plainListing(block, context: context)
         }
+    }
+
+    /// A scenario's figure: its caption, its code with a refused scenario's errors marked, the
+    /// note that ties a group's blocks into one program, and its output unless shown apart.
+    private static func scenarioFigure(for block: CodeBlock, in lesson: Lesson, context: Context,
+                                       outputApart: Set<Int>) -> String {
+        let words = context.words
+        let result = context.results[block.id]
+        let scenario = result?.scenario ?? lesson.scenarios.first { $0.block.id == block.id }
+        // The first comment line becomes the caption, so the code below starts after it. A
+        // line comment's span ends before its line end, so the HTML's first line is it.
+        var highlighted = context.highlighted(block)
+        var caption = ""
+        if let text = scenario?.caption {
+            caption = "<code>main.swift</code> — " + escapeHTML(text)
+            highlighted = String(highlighted.drop { $0 != "\n" }.dropFirst())
+        }
+        let errors = result?.verifiedErrors ?? []
+        let marks = errorMarks(errors, in: block, firstShown: scenario?.caption == nil ? 1 : 2)
+        let refused = errors.isEmpty ? "" : " refused"
+        let group = groupNote(for: block, in: lesson, words: words, captioned: !caption.isEmpty)
+        var html = """
+            <figure class="scenario\(block.role == .skippedScenario ? " skipped" : "")\(refused)"\(group.anchor)>
+            <figcaption><span class="kind" data-pagefind-ignore>\(escapeHTML(words.scenario))</span> \(caption)\(group.note)</figcaption>
+            <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(highlighted, marking: marks))</code></pre>
+
+            """
+        if let scenario, !(scenario.expected.map { outputApart.contains($0.id) } ?? false) {
+            html += output(of: scenario, context: context)
+        }
+        return html + "</figure>\n"
+    }
+
+    /// A refused scenario's erroring lines, each with the columns to mark under it, by the
+    /// line's index among the lines shown (hidden lines are not; `firstShown` is the first
+    /// line of the block shown as code, after a caption's).
+    private static func errorMarks(_ errors: [CompilerError], in block: CodeBlock, firstShown: Int) -> [Int: [String]] {
+        let hidden = HiddenLines.hiddenLineNumbers(block.code)
+        var marks: [Int: [String]] = [:]
+        for error in errors where !hidden.contains(error.line) {
+            let shownLine = error.line - hidden.filter { $0 < error.line }.count
+            guard shownLine >= firstShown else { continue }
+            marks[shownLine - firstShown, default: []].append(characterColumn(error, in: HiddenLines.compiled(block.code)))
+        }
+        return marks
+    }
+
+    /// A group's first block begins one program (its figure gets the anchor); the others link
+    /// back to it. Empty for a block in no group.
+    private static func groupNote(for block: CodeBlock, in lesson: Lesson, words: SiteWords,
+                                  captioned: Bool) -> (note: String, anchor: String) {
+        guard let group = block.group, let first = lesson.scenarios.first(where: { $0.group == group }) else {
+            return ("", "")
+        }
+        let anchor = "group-" + AnchorNamer.slug(group)
+        let space = captioned ? " " : ""
+        if first.block.id == block.id {
+            return (space + "<span class=\"group-note\" data-pagefind-ignore>\(escapeHTML(words.startsProgram))</span>",
+                    " id=\"\(anchor)\"")
+        }
+        return (space + "<a class=\"group-note\" href=\"#\(anchor)\" data-pagefind-ignore>\(escapeHTML(words.continuesProgram))</a>", "")
+    }
+
+    /// A core file's listing, by its file's name; shown again, it is folded away.
+    private static func coreFigure(for block: CodeBlock, named name: String?, context: Context,
+                                   coreShown: inout Set<String>) -> String {
+        let words = context.words
+        let fileName = name ?? (context.coreFileNames.count == 1 ? context.coreFileNames[0] : "")
+        let title = escapeHTML(words.coreFile) + (fileName.isEmpty ? "" : ": <code>\(escapeHTML(fileName))</code>")
+        let listing = "<pre class=\"code\" tabindex=\"0\"><code class=\"language-swift\">\(Self.lines(context.highlighted(block)))</code></pre>\n"
+        let shownBefore = coreShown.contains(fileName)
+        coreShown.insert(fileName)
+        if shownBefore {
+            return "<details class=\"core\">\n<summary>\(title) <span class=\"note\">\(escapeHTML(words.coreRepeated))</span></summary>\n\(listing)</details>\n"
+        }
+        return "<figure class=\"core\">\n<figcaption>\(title)</figcaption>\n\(listing)</figure>\n"
+    }
+
+    /// A block shown as code alone: a program's output, expected errors or trap, another
+    /// language's text.
+    private static func plainListing(_ block: CodeBlock, context: Context) -> String {
+        let language = block.language
+        // What a program printed is shown as it was; an illustration in another language
+        // shows its placeholders as Swift's listings do.
+        let code = language == "swift" ? context.highlighted(block)
+            : block.role == .other ? PlaceholderText.tokens(inEscapedCode: escapeHTML(block.code)) : escapeHTML(block.code)
+        let attribute = language.isEmpty ? "" : " class=\"language-\(escapeHTML(language))\""
+        return "<pre class=\"code\" tabindex=\"0\"><code\(attribute)>\(Self.lines(code))</code></pre>\n"
     }
 }
 
