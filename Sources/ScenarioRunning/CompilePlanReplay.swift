@@ -22,9 +22,7 @@ extension SwiftCompiler {
             }
         }
         let key = ([executable, stamp, driverEnvironment] + template).joined(separator: "\u{0}")
-        var folderTemplate = Array((workingDirectory + "/objects-XXXXXX").utf8CString)
-        guard mkdtemp(&folderTemplate) != nil else { return nil }
-        let folder = String(cString: folderTemplate)
+        guard let folder = makeScratchFolder(prefix: workingDirectory + "/objects-") else { return nil }
         defer { try? FileManager.default.removeItem(atPath: folder) }
 
         guard let learned = learnedPlan(key, arguments, sources: sources, output: output,

@@ -128,9 +128,7 @@ package struct SwiftCompiler: Sendable {
     /// file it type-checks (no option tells it). Once per compiler: it is remembered with the
     /// compiler's version.
     static func probeDefaultLanguageMode(_ swiftc: String) -> LanguageMode? {
-        var template = Array((NSTemporaryDirectory() + "/coursebook-mode-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { return nil }
-        let folder = String(cString: made)
+        guard let folder = makeScratchFolder(prefix: NSTemporaryDirectory() + "/coursebook-mode-") else { return nil }
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let probe = """
             #if swift(>=7)
@@ -226,9 +224,7 @@ package struct SwiftCompiler: Sendable {
             guard let folder = plans.objectFolder else { return nil }
             let object = "\(folder)/\(module)-\(key.prefix(32)).o"
             if access(object, R_OK) == 0 { return object }
-            var scratchTemplate = Array((folder + "/making-XXXXXX").utf8CString)
-            guard mkdtemp(&scratchTemplate) != nil else { return nil }
-            let scratch = String(cString: scratchTemplate)
+            guard let scratch = makeScratchFolder(prefix: folder + "/making-") else { return nil }
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             guard (try? writeAtomically(Array(source.utf8), to: scratch + "/\(module).swift", keepingPermissions: false)) != nil,
                   let made = run([executable, "-parse-as-library", "-module-name", module, "-O", "-suppress-warnings",
