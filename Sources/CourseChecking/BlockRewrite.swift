@@ -39,79 +39,99 @@ package enum BlockRewrite {
 
     /// The file's bytes with every edit made, and where each block ended up.
     package static func apply(_ edits: [Edit], to source: SourceText) throws(Unplaceable) -> ([UInt8], [Placed]) {
-        var splices: [(range: Range<Int>, bytes: [UInt8], edit: Edit, lineInNew: (Int) -> Int)] = []
+        var splices: [Splice] = []
         for edit in edits {
             switch edit.kind {
             case .replaceCode(let block):
                 // A block that already says it keeps its bytes as they are (its indent, its
                 // spaces, its line ends): rewriting with the same outputs changes nothing.
                 if sameBytes(Substring(block.code), Substring(edit.code)) { continue }
-                guard let fence = block.fence else {
-                    throw Unplaceable(line: block.line, reason: "only fenced code blocks can be rewritten")
-                }
-                let lineEnd = lineEnd(ofLine: block.line, in: source)
-                let first = block.line + 1
-                let closing = first + block.codeLineCount
-                let needed = fenceLength(for: edit.code, fence: fence)
-                var bytes = codeLines(edit.code, prefix: try linePrefix(of: block, fence: fence, in: source), lineEnd: lineEnd)
-                var range = source.startOffset(ofLine: first)..<source.startOffset(ofLine: closing)
-                if needed > fence.length {
-                    // The new code holds a line that would close the fence: lengthen both fences.
-                    let opening = source.lines[block.line - 1]
-                    let openingBytes = refenced(Array(source.bytes[opening.whole]), length: needed, fence: fence)
-                    var closingBytes: [UInt8] = []
-                    var end = range.upperBound
-                    if closing <= source.lineCount {
-                        closingBytes = refenced(Array(source.bytes[source.lines[closing - 1].whole]), length: needed, fence: fence)
-                        end = source.lines[closing - 1].whole.upperBound
-                    }
-                    range = opening.whole.lowerBound..<end
-                    bytes = openingBytes + bytes + closingBytes
-                }
-                splices.append((range, bytes, edit, { $0 }))
-
+                splices.append(try replacement(of: block, by: edit, in: source))
             case .insertOutput(let scenario):
-                guard let fence = scenario.fence else {
-                    throw Unplaceable(line: scenario.line, reason: "only fenced scenarios can get an output block")
-                }
-                let closing = scenario.line + 1 + scenario.codeLineCount
-                guard closing <= source.lineCount else {
-                    throw Unplaceable(line: scenario.line, reason: "the scenario's code block is not closed")
-                }
-                let lineEnd = lineEnd(ofLine: scenario.line, in: source)
-                let after = source.lines[closing - 1]
-                let prefix = try linePrefix(of: scenario, fence: fence, in: source)
-                let length = fenceLength(for: edit.code, fence: Fence(character: UInt8(ascii: "`"), length: 3, indent: fence.indent))
-                let marks = [UInt8](repeating: UInt8(ascii: "`"), count: length)
-                var bytes = after.end.isEmpty ? lineEnd : []
-                // A blank line before the new block, but in a list item: there it would make a
-                // tight list loose (its items' paragraphs shown apart), so the block follows at once.
-                let blankLine = scenario.container == nil || !prefix.blank.isEmpty
-                if blankLine { bytes += prefix.blank + lineEnd }
-                bytes += prefix.line + marks + Array("output".utf8) + lineEnd
-                bytes += codeLines(edit.code, prefix: prefix, lineEnd: lineEnd)
-                bytes += prefix.line + marks + lineEnd
-                // The new block opens one or two lines below the scenario's closing fence.
-                splices.append((after.whole.upperBound..<after.whole.upperBound, bytes, edit, { _ in closing + (blankLine ? 2 : 1) }))
+                splices.append(try outputBlock(after: scenario, by: edit, in: source))
             }
         }
+        return try spliced(splices, into: source)
+    }
 
-        splices.sort { $0.range.lowerBound < $1.range.lowerBound }
+    /// Bytes that take the place of `range` of the file, for `edit`; the block they hold opens
+    /// at `line` as the file's lines are numbered before any edit.
+    private struct Splice {
+        var range: Range<Int>
+        var bytes: [UInt8]
+        var edit: Edit
+        var line: Int
+    }
+
+    /// The new code of `block`, between its fences (both lengthened when the new code holds a
+    /// line that would close them).
+    private static func replacement(of block: CodeBlock, by edit: Edit, in source: SourceText) throws(Unplaceable) -> Splice {
+        guard let fence = block.fence else {
+            throw Unplaceable(line: block.line, reason: "only fenced code blocks can be rewritten")
+        }
+        let lineEnd = lineEnd(ofLine: block.line, in: source)
+        let first = block.line + 1
+        let closing = first + block.codeLineCount
+        let needed = fenceLength(for: edit.code, fence: fence)
+        var bytes = codeLines(edit.code, prefix: try linePrefix(of: block, fence: fence, in: source), lineEnd: lineEnd)
+        var range = source.startOffset(ofLine: first)..<source.startOffset(ofLine: closing)
+        if needed > fence.length {
+            // The new code holds a line that would close the fence: lengthen both fences.
+            let opening = source.lines[block.line - 1]
+            let openingBytes = refenced(Array(source.bytes[opening.whole]), length: needed, fence: fence)
+            var closingBytes: [UInt8] = []
+            var end = range.upperBound
+            if closing <= source.lineCount {
+                closingBytes = refenced(Array(source.bytes[source.lines[closing - 1].whole]), length: needed, fence: fence)
+                end = source.lines[closing - 1].whole.upperBound
+            }
+            range = opening.whole.lowerBound..<end
+            bytes = openingBytes + bytes + closingBytes
+        }
+        return Splice(range: range, bytes: bytes, edit: edit, line: block.line)
+    }
+
+    /// A new `output` block holding `edit`'s code, inserted after the closing fence of
+    /// `scenario`, in its indent and its container's marks.
+    private static func outputBlock(after scenario: CodeBlock, by edit: Edit, in source: SourceText) throws(Unplaceable) -> Splice {
+        guard let fence = scenario.fence else {
+            throw Unplaceable(line: scenario.line, reason: "only fenced scenarios can get an output block")
+        }
+        let closing = scenario.line + 1 + scenario.codeLineCount
+        guard closing <= source.lineCount else {
+            throw Unplaceable(line: scenario.line, reason: "the scenario's code block is not closed")
+        }
+        let lineEnd = lineEnd(ofLine: scenario.line, in: source)
+        let after = source.lines[closing - 1]
+        let prefix = try linePrefix(of: scenario, fence: fence, in: source)
+        let length = fenceLength(for: edit.code, fence: Fence(character: UInt8(ascii: "`"), length: 3, indent: fence.indent))
+        let marks = [UInt8](repeating: UInt8(ascii: "`"), count: length)
+        var bytes = after.end.isEmpty ? lineEnd : []
+        // A blank line before the new block, but in a list item: there it would make a
+        // tight list loose (its items' paragraphs shown apart), so the block follows at once.
+        let blankLine = scenario.container == nil || !prefix.blank.isEmpty
+        if blankLine { bytes += prefix.blank + lineEnd }
+        bytes += prefix.line + marks + Array("output".utf8) + lineEnd
+        bytes += codeLines(edit.code, prefix: prefix, lineEnd: lineEnd)
+        bytes += prefix.line + marks + lineEnd
+        // The new block opens one or two lines below the scenario's closing fence.
+        return Splice(range: after.whole.upperBound..<after.whole.upperBound, bytes: bytes, edit: edit,
+                      line: closing + (blankLine ? 2 : 1))
+    }
+
+    /// The file with `splices` made, in position order, and where each block landed (its line
+    /// moved by the lines the splices above it added or took away).
+    private static func spliced(_ splices: [Splice], into source: SourceText) throws(Unplaceable) -> ([UInt8], [Placed]) {
         var result: [UInt8] = []
         var placed: [Placed] = []
         var cursor = 0
         var lineDelta = 0
-        for splice in splices {
+        for splice in splices.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
             guard splice.range.lowerBound >= cursor else {
                 throw Unplaceable(line: 0, reason: "two rewrites overlap")
             }
             result += source.bytes[cursor..<splice.range.lowerBound]
-            let line: Int
-            switch splice.edit.kind {
-            case .replaceCode(let block): line = block.line + lineDelta
-            case .insertOutput: line = splice.lineInNew(0) + lineDelta
-            }
-            placed.append(Placed(edit: splice.edit, line: line))
+            placed.append(Placed(edit: splice.edit, line: splice.line + lineDelta))
             result += splice.bytes
             lineDelta += SourceText(splice.bytes).lineCount - SourceText(Array(source.bytes[splice.range])).lineCount
             cursor = splice.range.upperBound

@@ -205,23 +205,8 @@ package enum PatternMatch {
     }
 
     static func unorderedPairs(_ pattern: OutputPattern, _ actual: [Substring], budget: inout Budget) -> UnorderedPairs? {
-        // The output's distinct lines (by bytes), each with the indices that hold it.
-        var distinct: [[UInt8]: Int] = [:]
-        var holders: [[Int]] = []
-        var texts: [Substring] = []
-        for (index, line) in actual.enumerated() {
-            guard budget.spend(1 + line.utf8.count / 64) else { return nil }
-            let key = Array(line.utf8)
-            if let known = distinct[key] {
-                holders[known].append(index)
-            } else {
-                distinct[key] = holders.count
-                holders.append([index])
-                texts.append(line)
-            }
-        }
-        var free = holders.map { $0.count }
-        var partnerOf: [Int?] = Array(repeating: nil, count: pattern.lines.count)
+        guard let output = DistinctLines(actual, budget: &budget) else { return nil }
+        var free = output.holders.map { $0.count }
         var anyLines: Set<Int> = []
         // Literal lines first: the equal lines are theirs alone.
         var globs: [Int] = []
@@ -232,13 +217,61 @@ package enum PatternMatch {
             case .glob: globs.append(index)
             case .literal:
                 guard budget.spend(1 + line.text.utf8.count / 64) else { return nil }
-                if let known = distinct[Array(line.text.utf8)], free[known] > 0 {
+                if let known = output.slot[Array(line.text.utf8)], free[known] > 0 {
                     free[known] -= 1
                     distinctOf[index] = known
                 }
             }
         }
-        // The globs: which distinct lines each could stand for, then augmenting paths.
+        guard let globLine = matchedGlobs(globs, of: pattern, to: output.texts, free: free, budget: &budget) else { return nil }
+        for (slot, index) in globs.enumerated() { distinctOf[index] = globLine[slot] }
+        return output.pairs(distinctOf, anyLines: anyLines)
+    }
+
+    /// The output's distinct lines (by bytes), each with the indices of the lines that hold it.
+    private struct DistinctLines {
+        /// A line's bytes to its place in `holders` and `texts`.
+        var slot: [[UInt8]: Int] = [:]
+        var holders: [[Int]] = []
+        var texts: [Substring] = []
+
+        /// Nil when the budget runs out.
+        init?(_ actual: [Substring], budget: inout Budget) {
+            for (index, line) in actual.enumerated() {
+                guard budget.spend(1 + line.utf8.count / 64) else { return nil }
+                let key = Array(line.utf8)
+                if let known = slot[key] {
+                    holders[known].append(index)
+                } else {
+                    slot[key] = holders.count
+                    holders.append([index])
+                    texts.append(line)
+                }
+            }
+        }
+
+        /// Each distinct line's holders handed out in output order to the pattern lines that
+        /// stand for it (`distinctOf`, by pattern line); the holders left are the left-over lines.
+        func pairs(_ distinctOf: [Int?], anyLines: Set<Int>) -> UnorderedPairs {
+            var partnerOf: [Int?] = Array(repeating: nil, count: distinctOf.count)
+            var next = Array(repeating: 0, count: texts.count)
+            for index in distinctOf.indices {
+                guard let known = distinctOf[index] else { continue }
+                partnerOf[index] = holders[known][next[known]]
+                next[known] += 1
+            }
+            var leftOver: [Int] = []
+            for (known, lines) in holders.enumerated() { leftOver += lines[next[known]...] }
+            leftOver.sort()
+            return UnorderedPairs(partner: partnerOf, leftOver: leftOver, anyLines: anyLines)
+        }
+    }
+
+    /// For each glob (`globs`: pattern line indices), the distinct output line it stands for,
+    /// or nil: which lines each could stand for, then augmenting paths over the `free` count
+    /// of each line the literal lines left; nil when the budget runs out.
+    private static func matchedGlobs(_ globs: [Int], of pattern: OutputPattern, to texts: [Substring],
+                                     free: [Int], budget: inout Budget) -> [Int?]? {
         var table = LineTable(pattern.lines, texts)
         var candidates: [[Int]] = []
         for index in globs {
@@ -275,18 +308,7 @@ package enum PatternMatch {
             var seen = Array(repeating: false, count: texts.count)
             guard augment(glob, &seen, &budget) != nil else { return nil }
         }
-        for (slot, index) in globs.enumerated() { distinctOf[index] = globLine[slot] }
-        // Each distinct line's holders handed out in output order.
-        var next = Array(repeating: 0, count: texts.count)
-        for index in pattern.lines.indices {
-            guard let known = distinctOf[index] else { continue }
-            partnerOf[index] = holders[known][next[known]]
-            next[known] += 1
-        }
-        var leftOver: [Int] = []
-        for (known, lines) in holders.enumerated() { leftOver += lines[next[known]...] }
-        leftOver.sort()
-        return UnorderedPairs(partner: partnerOf, leftOver: leftOver, anyLines: anyLines)
+        return globLine
     }
 
     // MARK: What --update writes

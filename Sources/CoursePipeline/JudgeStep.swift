@@ -2,7 +2,7 @@ import CourseChecking
 internal import CourseFiles
 internal import CourseModel
 internal import CourseReports
-package import CourseSite
+internal import CourseSite
 import Foundation
 import LessonParsing
 

@@ -1,7 +1,7 @@
 import CourseChecking
 internal import CourseFiles
 internal import CourseModel
-package import CourseSite
+internal import CourseSite
 import Foundation
 import LessonParsing
 

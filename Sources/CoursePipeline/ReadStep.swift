@@ -1,7 +1,7 @@
 import CourseChecking
 internal import CourseFiles
-package import CourseModel
-package import CourseSite
+internal import CourseModel
+internal import CourseSite
 import Foundation
 import LessonParsing
 

@@ -1,6 +1,6 @@
 internal import CourseFiles
 internal import CourseModel
-package import CourseSite
+internal import CourseSite
 import Foundation
 
 /// The steps that make a checked course a site: render (the pages, on every core, into a

@@ -182,181 +182,13 @@ struct LessonBody {
         return lines(html.joined(separator: "\n"), droppingFinalNewline: false)
     }
 
-    /// An output, one element per line, so that a line too long for the page wraps under a
-    /// hanging indent deeper than the line's own leading spaces: a continuation never looks like
-    /// a line of its own. The newline stays inside each line, so the text copies as printed.
-    static func outputLines(_ text: String) -> String {
-        // A list such as `atlanan A,B,C` may break after a comma rather than inside a name.
-        // A list such as `atlanan A,B,C` may break after a comma rather than inside a name.
-        return lines(breakingAfterCommas(escapeHTML(text)), droppingFinalNewline: false)
-    }
-
-    /// `html` with `<wbr>` after every comma, as `replacingOccurrences(of: ",", with: ",<wbr>")`
-    /// makes it, done on the bytes (Foundation's search took a twentieth of an unchanged
-    /// build). Foundation leaves a comma alone when a combining mark follows it (the two are
-    /// one character), so a text in which a comma is followed by anything but an ASCII byte
-    /// is handed to Foundation.
-    static func breakingAfterCommas(_ html: String) -> String {
-        var html = html
-        let comma = UInt8(ascii: ","), wordBreak = Array("<wbr>".utf8)
-        let done: String?? = html.withUTF8 { bytes in
-            var commas = 0
-            for index in bytes.indices where bytes[index] == comma {
-                if index + 1 < bytes.count, bytes[index + 1] >= 0x80 { return .some(nil) }
-                commas += 1
-            }
-            guard commas > 0 else { return nil }
-            var result: [UInt8] = []
-            result.reserveCapacity(bytes.count + commas * wordBreak.count)
-            for byte in bytes {
-                result.append(byte)
-                if byte == comma { result += wordBreak }
-            }
-            return .some(String(decoding: result, as: UTF8.self))
-        }
-        switch done {
-        case .none: return html
-        case .some(.some(let broken)): return broken
-        case .some(.none): return html.replacingOccurrences(of: ",", with: ",<wbr>")
-        }
-    }
-
-    /// HTML of preformatted text (escaped text, highlighting spans) as one `<span class="line">`
-    /// per line, with `--lead` its leading spaces, so that a wrapped line hangs (an output
-    /// always, code when printed). A span that runs over a line end (a comment of many lines)
-    /// is closed at the end of each line and opened again on the next. A code block's final
-    /// newline is dropped, as a `<pre>` would not show it.
-    ///
-    /// `marking` marks rows (0 for the first) where the compiler found an error: the row is
-    /// set apart and followed by a row of carets under the errors' columns (each given as the
-    /// text before it, tabs kept), hidden from assistive technology, which reads the messages
-    /// instead, and from copying; a row one past the last stands for the end of the code.
-    static func lines(_ html: String, droppingFinalNewline: Bool = true, marking: [Int: [String]] = [:]) -> String {
-        // Every byte that matters here is ASCII (a line end, `<`, `>`, a space), so the work is
-        // done on UTF-8 bytes: a core listing of a few hundred lines on every page of a large
-        // course made the character-by-character version most of a build's time.
-        let bytes = Array(html.utf8)
-        var rows: [Range<Int>] = []
-        var rowStart = 0
-        for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
-            rows.append(rowStart..<index)
-            rowStart = index + 1
-        }
-        rows.append(rowStart..<bytes.count)
-        if droppingFinalNewline, rows.count > 1, rows.last?.isEmpty == true { rows.removeLast() }
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count + rows.count * 32)
-        var open: [ArraySlice<UInt8>] = []
-        func starts(_ tag: ArraySlice<UInt8>, with text: StaticString) -> Bool {
-            let prefix = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-            return tag.count >= prefix.count && tag.prefix(prefix.count).elementsEqual(prefix)
-        }
-        let lastMarked = marking.keys.max() ?? -1
-        // The last element holds no line end: the last row, or the caret row after it.
-        let endsWithCarets = lastMarked >= rows.count - 1
-        for (index, row) in rows.enumerated() {
-            var lead = 0, inTag = false
-            for byte in bytes[row] {
-                if byte == UInt8(ascii: "<") { inTag = true } else if byte == UInt8(ascii: ">") { inTag = false; continue }
-                if inTag { continue }
-                if byte == UInt8(ascii: " ") { lead += 1 } else { break }
-            }
-            let kind = marking[index] == nil ? "line" : "line error-line"
-            result += Array((lead == 0 ? "<span class=\"\(kind)\">" : "<span class=\"\(kind)\" style=\"--lead:\(lead)\">").utf8)
-            for tag in open { result += tag }
-            result += bytes[row]
-            // Which tags are open at the end of the row (only spans and the like, no void tags).
-            var cursor = row.lowerBound
-            while let start = bytes[cursor..<row.upperBound].firstIndex(of: UInt8(ascii: "<")),
-                  let end = bytes[start..<row.upperBound].firstIndex(of: UInt8(ascii: ">")) {
-                let tag = bytes[start...end]
-                if starts(tag, with: "</") {
-                    if !open.isEmpty { open.removeLast() }
-                } else if !starts(tag, with: "<wbr") && !starts(tag, with: "<br") && !tag.suffix(2).elementsEqual("/>".utf8) {
-                    open.append(tag)
-                }
-                cursor = end + 1
-            }
-            for _ in open { result += Array("</span>".utf8) }
-            result += Array((index == rows.count - 1 && !endsWithCarets ? "</span>" : "\n</span>").utf8)
-            if let columns = marking[index] { result += caretRow(columns, last: index == rows.count - 1 && lastMarked == index) }
-        }
-        // An error at the end of the code (a `}` missing) stands after its last line.
-        for index in rows.count...max(rows.count, lastMarked) {
-            if let columns = marking[index] { result += caretRow(columns, last: true) }
-        }
-        return String(decoding: result, as: UTF8.self)
-    }
-
-    /// The row of carets under a marked row's errors (each column given as the text before it).
-    private static func caretRow(_ columns: [String], last: Bool) -> [UInt8] {
-        var row = ""
-        var width = 0
-        for before in columns.sorted(by: { $0.count < $1.count }) where before.count >= width || width == 0 {
-            if row.isEmpty { row = before } else { row += String(repeating: " ", count: max(0, before.count - width)) }
-            row += "^"
-            width = before.count + 1
-        }
-        return Array("<span class=\"line caret\" aria-hidden=\"true\">\(escapeHTML(row))\(last ? "" : "\n")</span>".utf8)
-    }
-
-    /// The text before an error's column on its line of the code, every character but a tab
-    /// made a space: what puts a caret under the column (the compiler counts bytes).
-    static func characterColumn(_ error: CompilerError, in code: String) -> String {
-        let lines = code.split(separator: "\n", omittingEmptySubsequences: false)
-        guard error.line >= 1, error.line <= lines.count else { return "" }
-        let before = Array(lines[error.line - 1].utf8).prefix(max(0, error.column - 1))
-        return String(String(decoding: before, as: UTF8.self).map { $0 == "\t" ? "\t" : " " })
-    }
-
+    /// A code block as its role shows it: a figure, or a listing alone.
     private static func figure(for block: CodeBlock, in lesson: Lesson, context: Context,
                                coreShown: inout Set<String>, outputApart: Set<Int>) -> String {
         let words = context.words
         switch block.role {
         case .scenario, .skippedScenario:
-            let result = context.results[block.id]
-            let scenario = result?.scenario ?? lesson.scenarios.first { $0.block.id == block.id }
-            // The first comment line becomes the caption, so the code below starts after it. A
-            // line comment's span ends before its line end, so the HTML's first line is it.
-            var highlighted = context.highlighted(block)
-            var caption = ""
-            if let text = scenario?.caption {
-                caption = "<code>main.swift</code> — " + escapeHTML(text)
-                highlighted = String(highlighted.drop { $0 != "\n" }.dropFirst())
-            }
-            // A refused scenario's erroring lines are marked in its code, each column under it
-            // (counted among the lines shown: hidden lines are not).
-            let errors = result?.verifiedErrors ?? []
-            let firstShown = scenario?.caption == nil ? 1 : 2
-            let hidden = HiddenLines.hiddenLineNumbers(block.code)
-            var marks: [Int: [String]] = [:]
-            for error in errors where !hidden.contains(error.line) {
-                let shownLine = error.line - hidden.filter { $0 < error.line }.count
-                guard shownLine >= firstShown else { continue }
-                marks[shownLine - firstShown, default: []].append(characterColumn(error, in: HiddenLines.compiled(block.code)))
-            }
-            let refused = errors.isEmpty ? "" : " refused"
-            // A group's first block begins one program; the others link back to it.
-            var groupNote = "", groupAnchor = ""
-            if let group = block.group, let first = lesson.scenarios.first(where: { $0.group == group }) {
-                let anchor = "group-" + AnchorNamer.slug(group)
-                if first.block.id == block.id {
-                    groupAnchor = " id=\"\(anchor)\""
-                    groupNote = (caption.isEmpty ? "" : " ") + "<span class=\"group-note\" data-pagefind-ignore>\(escapeHTML(words.startsProgram))</span>"
-                } else {
-                    groupNote = (caption.isEmpty ? "" : " ") + "<a class=\"group-note\" href=\"#\(anchor)\" data-pagefind-ignore>\(escapeHTML(words.continuesProgram))</a>"
-                }
-            }
-            var html = """
-                <figure class="scenario\(block.role == .skippedScenario ? " skipped" : "")\(refused)"\(groupAnchor)>
-                <figcaption><span class="kind" data-pagefind-ignore>\(escapeHTML(words.scenario))</span> \(caption)\(groupNote)</figcaption>
-                <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(highlighted, marking: marks))</code></pre>
-
-                """
-            if let scenario, !(scenario.expected.map { outputApart.contains($0.id) } ?? false) {
-                html += output(of: scenario, context: context)
-            }
-            return html + "</figure>\n"
+            return scenarioFigure(for: block, in: lesson, context: context, outputApart: outputApart)
         case .illustration:
             return """
                 <figure class="illustration">
@@ -366,15 +198,7 @@ struct LessonBody {
 
                 """
         case .coreListing(let name):
-            let fileName = name ?? (context.coreFileNames.count == 1 ? context.coreFileNames[0] : "")
-            let title = escapeHTML(words.coreFile) + (fileName.isEmpty ? "" : ": <code>\(escapeHTML(fileName))</code>")
-            let listing = "<pre class=\"code\" tabindex=\"0\"><code class=\"language-swift\">\(Self.lines(context.highlighted(block)))</code></pre>\n"
-            let shownBefore = coreShown.contains(fileName)
-            coreShown.insert(fileName)
-            if shownBefore {
-                return "<details class=\"core\">\n<summary>\(title) <span class=\"note\">\(escapeHTML(words.coreRepeated))</span></summary>\n\(listing)</details>\n"
-            }
-            return "<figure class=\"core\">\n<figcaption>\(title)</figcaption>\n\(listing)</figure>\n"
+            return coreFigure(for: block, named: name, context: context, coreShown: &coreShown)
         case .moduleListing(let name):
             // A block of a course module: code that scenarios import, labelled with its module's name.
             return """
@@ -385,14 +209,96 @@ struct LessonBody {
 
                 """
         case .output, .errors, .trap, .other:
-            let language = block.language
-            // What a program printed is shown as it was; an illustration in another language
-            // shows its placeholders as Swift's listings do.
-            let code = language == "swift" ? context.highlighted(block)
-                : block.role == .other ? PlaceholderText.tokens(inEscapedCode: escapeHTML(block.code)) : escapeHTML(block.code)
-            let attribute = language.isEmpty ? "" : " class=\"language-\(escapeHTML(language))\""
-            return "<pre class=\"code\" tabindex=\"0\"><code\(attribute)>\(Self.lines(code))</code></pre>\n"
+            return plainListing(block, context: context)
         }
+    }
+
+    /// A scenario's figure: its caption, its code with a refused scenario's errors marked, the
+    /// note that ties a group's blocks into one program, and its output unless shown apart.
+    private static func scenarioFigure(for block: CodeBlock, in lesson: Lesson, context: Context,
+                                       outputApart: Set<Int>) -> String {
+        let words = context.words
+        let result = context.results[block.id]
+        let scenario = result?.scenario ?? lesson.scenarios.first { $0.block.id == block.id }
+        // The first comment line becomes the caption, so the code below starts after it. A
+        // line comment's span ends before its line end, so the HTML's first line is it.
+        var highlighted = context.highlighted(block)
+        var caption = ""
+        if let text = scenario?.caption {
+            caption = "<code>main.swift</code> — " + escapeHTML(text)
+            highlighted = String(highlighted.drop { $0 != "\n" }.dropFirst())
+        }
+        let errors = result?.verifiedErrors ?? []
+        let marks = errorMarks(errors, in: block, firstShown: scenario?.caption == nil ? 1 : 2)
+        let refused = errors.isEmpty ? "" : " refused"
+        let group = groupNote(for: block, in: lesson, words: words, captioned: !caption.isEmpty)
+        var html = """
+            <figure class="scenario\(block.role == .skippedScenario ? " skipped" : "")\(refused)"\(group.anchor)>
+            <figcaption><span class="kind" data-pagefind-ignore>\(escapeHTML(words.scenario))</span> \(caption)\(group.note)</figcaption>
+            <pre class="code" tabindex="0"><code class="language-swift">\(Self.lines(highlighted, marking: marks))</code></pre>
+
+            """
+        if let scenario, !(scenario.expected.map { outputApart.contains($0.id) } ?? false) {
+            html += output(of: scenario, context: context)
+        }
+        return html + "</figure>\n"
+    }
+
+    /// A refused scenario's erroring lines, each with the columns to mark under it, by the
+    /// line's index among the lines shown (hidden lines are not; `firstShown` is the first
+    /// line of the block shown as code, after a caption's).
+    private static func errorMarks(_ errors: [CompilerError], in block: CodeBlock, firstShown: Int) -> [Int: [String]] {
+        let hidden = HiddenLines.hiddenLineNumbers(block.code)
+        var marks: [Int: [String]] = [:]
+        for error in errors where !hidden.contains(error.line) {
+            let shownLine = error.line - hidden.filter { $0 < error.line }.count
+            guard shownLine >= firstShown else { continue }
+            marks[shownLine - firstShown, default: []].append(characterColumn(error, in: HiddenLines.compiled(block.code)))
+        }
+        return marks
+    }
+
+    /// A group's first block begins one program (its figure gets the anchor); the others link
+    /// back to it. Empty for a block in no group.
+    private static func groupNote(for block: CodeBlock, in lesson: Lesson, words: SiteWords,
+                                  captioned: Bool) -> (note: String, anchor: String) {
+        guard let group = block.group, let first = lesson.scenarios.first(where: { $0.group == group }) else {
+            return ("", "")
+        }
+        let anchor = "group-" + AnchorNamer.slug(group)
+        let space = captioned ? " " : ""
+        if first.block.id == block.id {
+            return (space + "<span class=\"group-note\" data-pagefind-ignore>\(escapeHTML(words.startsProgram))</span>",
+                    " id=\"\(anchor)\"")
+        }
+        return (space + "<a class=\"group-note\" href=\"#\(anchor)\" data-pagefind-ignore>\(escapeHTML(words.continuesProgram))</a>", "")
+    }
+
+    /// A core file's listing, by its file's name; shown again, it is folded away.
+    private static func coreFigure(for block: CodeBlock, named name: String?, context: Context,
+                                   coreShown: inout Set<String>) -> String {
+        let words = context.words
+        let fileName = name ?? (context.coreFileNames.count == 1 ? context.coreFileNames[0] : "")
+        let title = escapeHTML(words.coreFile) + (fileName.isEmpty ? "" : ": <code>\(escapeHTML(fileName))</code>")
+        let listing = "<pre class=\"code\" tabindex=\"0\"><code class=\"language-swift\">\(Self.lines(context.highlighted(block)))</code></pre>\n"
+        let shownBefore = coreShown.contains(fileName)
+        coreShown.insert(fileName)
+        if shownBefore {
+            return "<details class=\"core\">\n<summary>\(title) <span class=\"note\">\(escapeHTML(words.coreRepeated))</span></summary>\n\(listing)</details>\n"
+        }
+        return "<figure class=\"core\">\n<figcaption>\(title)</figcaption>\n\(listing)</figure>\n"
+    }
+
+    /// A block shown as code alone: a program's output, expected errors or trap, another
+    /// language's text.
+    private static func plainListing(_ block: CodeBlock, context: Context) -> String {
+        let language = block.language
+        // What a program printed is shown as it was; an illustration in another language
+        // shows its placeholders as Swift's listings do.
+        let code = language == "swift" ? context.highlighted(block)
+            : block.role == .other ? PlaceholderText.tokens(inEscapedCode: escapeHTML(block.code)) : escapeHTML(block.code)
+        let attribute = language.isEmpty ? "" : " class=\"language-\(escapeHTML(language))\""
+        return "<pre class=\"code\" tabindex=\"0\"><code\(attribute)>\(Self.lines(code))</code></pre>\n"
     }
 }
 

@@ -303,10 +303,12 @@ final class ViewGraph {
         let identity = view.identity, generation = renders
         (current, currentEnvironment) = (view, environment)
         // onChange, değişikliği yapan kodun içinden, aynı iş parçacığında çağrılır (willSet);
-        // model tek iş parçacığında çalıştığı için kendini ona verebilir.
-        nonisolated(unsafe) let graph = self
+        // model tek iş parçacığında çalıştığı için kendini ona verebilir. Zayıf bağla verir:
+        // modelin kaydı onChange'i model değişene dek tutar, model de ağacın içindedir;
+        // güçlü bir bağ, bırakılan ağacı modelle birlikte bellekte tutardı.
+        nonisolated(unsafe) weak var graph = self
         let content = withObservationTracking { view.value.body(self) } onChange: {
-            graph.observed(identity, generation)
+            graph?.observed(identity, generation)
         }
         current = nil
         reconcile(view, parts: flatten(content, prefix: view.identity + "/"), environment: environment)

@@ -51,11 +51,9 @@ extension SwiftCompiler {
             return .built(built)
         }
         try? FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
-        var scratchTemplate = Array((store + "/making-XXXXXX").utf8CString)
-        guard mkdtemp(&scratchTemplate) != nil else {
+        guard let scratch = makeScratchFolder(prefix: store + "/making-") else {
             return .refused(CompileResult(termination: .exited(127), diagnostics: [], transcript: "cannot make a folder in \(store)"))
         }
-        let scratch = String(cString: scratchTemplate)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         guard (try? writeAtomically(Array(source.utf8), to: "\(scratch)/\(module.name).swift", keepingPermissions: false)) != nil else {
             return .refused(CompileResult(termination: .exited(127), diagnostics: [], transcript: "cannot write \(scratch)/\(module.name).swift"))

@@ -177,14 +177,10 @@ package struct ScenarioRunner: Sendable {
     /// (`jobs`: the sources given to `start`, in the same order).
     package func finish(_ started: RunStart, jobs: [ScenarioJob]) -> RunReport {
         precondition(jobs.map(\.source) == started.sources, "a run finishes the scenarios it started with")
-        let use: SandboxUse
-        switch started.placement {
-        case .sandboxed: use = .sandboxed
-        case .plain(let reason): use = reason.map(SandboxUse.unavailable) ?? .off
-        case .refused(let reason):
+        let use = Self.sandboxUse(started.placement)
+        if case .refused(let reason) = started.placement {
             return RunReport(outcomes: jobs.map { _ in .crashed(.exited(126), output: "", standardError: reason) },
-                             compiledCount: 0, cachedCount: 0, compilerRuns: 0, diagnostics: [],
-                             sandbox: .refused(reason))
+                             compiledCount: 0, cachedCount: 0, compilerRuns: 0, diagnostics: [], sandbox: use)
         }
         let keys = started.keys
         var outcomes = started.cached
@@ -192,12 +188,12 @@ package struct ScenarioRunner: Sendable {
         confinedRunner.builds = started.builds
         defer { if let scratch = started.scratch { try? FileManager.default.removeItem(atPath: scratch); Interruption.release(scratch) } }
         let moduleErrors = started.builds?.diagnostics ?? []
+        let pending = outcomes.indices.filter { outcomes[$0] == nil }
         // Not run: a scenario that imports a module that does not compile.
         var refused: [Int: ScenarioOutcome] = [:]
-        for index in outcomes.indices where outcomes[index] == nil {
+        for index in pending {
             if let refusal = confinedRunner.moduleRefusal(jobs[index].source) { refused[index] = refusal }
         }
-        let pending = outcomes.indices.filter { outcomes[$0] == nil }
         let cachedCount = jobs.count - pending.count
         guard pending.contains(where: { refused[$0] == nil }) else {
             for (index, outcome) in refused { outcomes[index] = outcome }
@@ -208,13 +204,7 @@ package struct ScenarioRunner: Sendable {
         }
         let programs = pending.filter { jobs[$0].source.goal == .run && refused[$0] == nil }
 
-        // The batch compiled ahead serves only if the shapes batch exactly what was guessed;
-        // otherwise it is waited for (its compiler would only slow the right one) and dropped.
-        var ahead = started.aheadOfShapes
-        if let guessed = ahead, !guessed.serves(pending: programs, jobs: jobs, runner: self) {
-            _ = guessed.compiled.wait()
-            ahead = nil
-        }
+        let ahead = serving(started.aheadOfShapes, programs: programs, jobs: jobs)
         let session = RunSession(runner: confinedRunner, jobs: jobs, placement: started.placement,
                                  batchAhead: ahead)
         defer {
@@ -252,6 +242,25 @@ package struct ScenarioRunner: Sendable {
                          diagnostics: diagnostics, sandbox: use, cacheRefusals: cache?.store.refusals ?? 0,
                          durations: durations, batchAhead: started.aheadOfShapes == nil ? .none
                             : (ahead == nil ? .dropped : .used))
+    }
+
+    /// How a run used the sandbox, as its placement says.
+    private static func sandboxUse(_ placement: Sandbox.Placement) -> SandboxUse {
+        switch placement {
+        case .sandboxed: .sandboxed
+        case .plain(let reason): reason.map(SandboxUse.unavailable) ?? .off
+        case .refused(let reason): .refused(reason)
+        }
+    }
+
+    /// The batch compiled ahead, if it serves: only if the shapes batch exactly what was
+    /// guessed; otherwise it is waited for (its compiler would only slow the right one) and
+    /// dropped.
+    private func serving(_ ahead: BatchAhead?, programs: [Int], jobs: [ScenarioJob]) -> BatchAhead? {
+        guard let ahead else { return nil }
+        if ahead.serves(pending: programs, jobs: jobs, runner: self) { return ahead }
+        _ = ahead.compiled.wait()
+        return nil
     }
 
     /// What the cache keeps of a run: every outcome of the scenarios it compiled (a trap only

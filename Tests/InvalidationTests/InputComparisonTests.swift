@@ -405,6 +405,25 @@ extension InvalidationTests {
                 """)
         }
 
+        /// The registrar of an observed model keeps a body's onChange until the model changes,
+        /// and the graph holds the model: a graph let go is freed all the same (no cycle).
+        @Test func aGraphLetGoIsFreedThoughItsModelStillTracksIt() {
+            let reader = ViewTree(nodes: [
+                ViewNode("CartScreen", parent: nil, reads: []),
+                ViewNode("Bar", parent: "CartScreen", reads: []),
+                ViewNode("TotalReader", parent: "CartScreen", reads: ["cart.total"]),
+            ], storage: ["cart.total": .model(object: "cart")])
+            weak var released: ViewGraph?
+            let cart = Cart()
+            _ = capturingStandardOutput {
+                let graph = ViewGraph(CartScreen(cart: cart, passTotal: false), trees: [reader])
+                graph.change("kargo", key: "cart.total") { cart.total += 30 }
+                released = graph
+            }
+            #expect(released == nil)
+            cart.total += 1  // the tracking left in the registrar reaches nothing
+        }
+
         @Test func theTrackingOfAViewThatLeftTheTreeReachesNoViewMountedAfterIt() {
             let storage: [String: Storage] = ["shown": .state(owner: "Shelf"), "watch": .state(owner: "Shelf"),
                                               "cart.total": .model(object: "cart")]
