@@ -216,18 +216,20 @@ package struct SwiftBlockReader: Sendable {
     private func parse(_ requests: [(code: String, need: Need)]) -> [(reading: SwiftBlockReading, kept: Bool)] {
         guard !requests.isEmpty else { return [] }
         for _ in requests { onParse?() }
+        // With a store to keep it in, the course's or the shared one, the HTML is made whatever
+        // was asked: a check's readings then serve the build after it, which would otherwise
+        // parse every block again for its highlighting. The shared store counts too: a reading
+        // kept there without its HTML (a check with --no-cache) would make every later build
+        // of every course that finds it parse the block again.
+        let kept = store != nil || shared != nil
+        let withHTML = { @Sendable (need: Need) in need == .highlighted || kept }
         guard let elsewhere else {
-            // With a store, the HTML is kept for the build after a check whatever was asked.
-            return requests.concurrentMap { (Self.reading(of: $0.code, highlighting: $0.need == .highlighted || store != nil), true) }
+            return requests.concurrentMap { (Self.reading(of: $0.code, highlighting: withHTML($0.need)), true) }
         }
         // Too deep is known here at once, without a process to ask.
         var readings: [(reading: SwiftBlockReading, kept: Bool)?] = requests.map { request in
             SwiftNesting.tooDeep(request.code).map { (Self.tooDeep(request.code, $0), true) }
         }
-        // With a store to keep it in, the HTML comes back whatever was asked (the process
-        // makes it anyway): a check's readings then serve the build after it, which would
-        // otherwise parse every block again for its highlighting.
-        let withHTML = { (need: Need) in need == .highlighted || store != nil }
         let asked = requests.indices.filter { readings[$0] == nil }
         let results = elsewhere(asked.map {
             Self.request(.reading(withHTML(requests[$0].need) ? .highlighted : .problems), requests[$0].code)
