@@ -134,6 +134,14 @@ package struct ContentStore: Sendable {
 
     private static let packSuffix = "pack"
 
+    /// The names of the packs in the folder whose names begin with `prefix` (see `readPack`),
+    /// sorted; none without a secret, since they could not be read.
+    package func packNames(beginningWith prefix: String) -> [String] {
+        guard secret != nil, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        let suffix = "." + Self.packSuffix
+        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }.map { String($0.dropLast(suffix.count)) }.sorted()
+    }
+
     private func readAll(_ descriptor: Int32, size: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: size)
         var filled = 0

@@ -168,6 +168,49 @@ struct SwiftBlockReaderTests {
         #expect(neither.swiftParses.load(ordering: .relaxed) == 1)
     }
 
+    /// A cold read of many blocks keeps them in the shared store as one pack (one new file, not
+    /// one per block), which serves a later reader without a course store and a course's alike;
+    /// a few blocks (an edit) are kept one by one; a pack that does not verify is not believed.
+    @Test func manyReadingsGoIntoTheSharedStoreAsOnePack() throws {
+        let shared = temporaryFolder("shared-pack")
+        let course = temporaryFolder("course-from-pack")
+        defer {
+            try? FileManager.default.removeItem(at: shared)
+            try? FileManager.default.removeItem(at: course)
+        }
+        func reader(course: URL?, _ counts: WorkCounts) -> SwiftBlockReader {
+            SwiftBlockReader(storeFolder: course?.path, sharedFolder: shared.path, toolVersion: "test",
+                             compilerVersion: "Swift version 0", onParse: { counts.swiftParses.add(1, ordering: .relaxed) })
+        }
+        func names() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: shared.path).filter { !$0.hasPrefix(".") }
+        }
+        let codes = (0..<SwiftBlockReader.sharedPackSize).map { "let value\($0) = \($0)\nprint(value\($0))\n" }
+        let first = reader(course: nil, WorkCounts()).read(codes.map { ($0, .problems) })
+        #expect(try names().count == 1)
+        #expect(try names()[0].hasSuffix(".pack"))
+
+        let noCache = WorkCounts()
+        #expect(reader(course: nil, noCache).read(codes.map { ($0, .problems) }) == first)
+        #expect(noCache.swiftParses.load(ordering: .relaxed) == 0)
+        let otherCourse = WorkCounts()
+        #expect(reader(course: course, otherCourse).read(codes.map { ($0, .problems) }, pack: "scenarios") == first)
+        #expect(otherCourse.swiftParses.load(ordering: .relaxed) == 0)
+
+        let edit = "let edited = 1\nprint(edited)\n"
+        _ = reader(course: nil, WorkCounts()).read([(edit, .problems)] + codes.map { ($0, .problems) })
+        #expect(try names().filter { $0.hasSuffix(".swift") }.count == 1)
+        #expect(try names().count == 2)
+
+        let pack = shared.appendingPathComponent(try names().first { $0.hasSuffix(".pack") }!)
+        var bytes = try Data(contentsOf: pack)
+        bytes[bytes.count - 2] ^= 1
+        try bytes.write(to: pack)
+        let refused = WorkCounts()
+        #expect(reader(course: nil, refused).read(codes.map { ($0, .problems) }) == first)
+        #expect(refused.swiftParses.load(ordering: .relaxed) == codes.count)
+    }
+
     /// A caller's pack holds its blocks' facts in one file: read again, they come from it
     /// (the entries one by one are gone here, and nothing is parsed); a block that was not in
     /// it is read and the pack written again with it; a pack that does not verify is not
