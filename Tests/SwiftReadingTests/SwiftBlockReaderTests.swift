@@ -166,10 +166,17 @@ struct SwiftBlockReaderTests {
         let neither = WorkCounts()
         _ = reader(course: nil, shared: nil, neither).read([(code, .problems)])
         #expect(neither.swiftParses.load(ordering: .relaxed) == 1)
+        // The --no-cache check's parse kept the highlighting in the shared store too, though
+        // it did not show it: a build after it, in any course, parses nothing.
+        let build = WorkCounts(), builtCourse = temporaryFolder("built-course-readings")
+        defer { try? FileManager.default.removeItem(at: builtCourse) }
+        let built = reader(course: builtCourse, shared: shared, build).read([(code, .highlighted)])
+        #expect(build.swiftParses.load(ordering: .relaxed) == 0)
+        #expect(built.first?.highlighted == SwiftBlockReader.reading(of: code).highlighted)
     }
 
     /// A cold read of many blocks keeps them in the shared store as one pack (one new file, not
-    /// one per block), which serves a later reader without a course store and a course's alike;
+    /// one per block; and one of their highlighting, kept for the build after), which serves a later reader without a course store and a course's alike;
     /// a few blocks (an edit) are kept one by one; a pack that does not verify is not believed.
     @Test func manyReadingsGoIntoTheSharedStoreAsOnePack() throws {
         let shared = temporaryFolder("shared-pack")
@@ -187,8 +194,8 @@ struct SwiftBlockReaderTests {
         }
         let codes = (0..<SwiftBlockReader.sharedPackSize).map { "let value\($0) = \($0)\nprint(value\($0))\n" }
         let first = reader(course: nil, WorkCounts()).read(codes.map { ($0, .problems) })
-        #expect(try names().count == 1)
-        #expect(try names()[0].hasSuffix(".pack"))
+        #expect(try names().count == 2)
+        #expect(try names().allSatisfy { $0.hasSuffix(".pack") })
 
         let noCache = WorkCounts()
         #expect(reader(course: nil, noCache).read(codes.map { ($0, .problems) }) == first)
@@ -200,9 +207,10 @@ struct SwiftBlockReaderTests {
         let edit = "let edited = 1\nprint(edited)\n"
         _ = reader(course: nil, WorkCounts()).read([(edit, .problems)] + codes.map { ($0, .problems) })
         #expect(try names().filter { $0.hasSuffix(".swift") }.count == 1)
-        #expect(try names().count == 2)
+        #expect(try names().filter { $0.hasSuffix(".html") }.count == 1)
+        #expect(try names().count == 4)
 
-        let pack = shared.appendingPathComponent(try names().first { $0.hasSuffix(".pack") }!)
+        let pack = shared.appendingPathComponent(try names().first { $0.hasSuffix(".pack") && $0.contains("-swift-") }!)
         var bytes = try Data(contentsOf: pack)
         bytes[bytes.count - 2] ^= 1
         try bytes.write(to: pack)
