@@ -14,7 +14,8 @@ import Testing
     }
 
     @Test func aCourseNoOneHereWroteChecksGreen() throws {
-        #expect(try check("passing") == CommandResult(status: 0, standardOutput: """
+        let result = try check("passing")
+        #expect(result == CommandResult(status: 0, standardOutput: """
             compiled 2 scenarios (2 swiftc runs), 0 from the cache
             2 passed, 0 failed, 1 skipped
 
@@ -22,7 +23,9 @@ import Testing
     }
 
     @Test func oneChangedExpectedLineFailsWithTheDiffAndItsLine() throws {
-        #expect(try check("output-mismatch") == CommandResult(status: 1, standardOutput: """
+        // The result bound first, so that a failure prints what the check said.
+        let result = try check("output-mismatch")
+        #expect(result == CommandResult(status: 1, standardOutput: """
             compiled 2 scenarios (2 swiftc runs), 0 from the cache
             1 error, 0 warnings
             1 passed, 1 failed, 1 skipped
