@@ -112,16 +112,26 @@ package struct SearchIndexer: Sendable {
         return outcome.reused ? outcome : nil
     }
 
-    /// The list of the shards after the first, which the search page merges into the first:
-    /// those with a bundle in `site` (a stale index carried over may lack some).
+    /// The list of the bundles in `site`, which the search page merges into the first: the
+    /// shards with a bundle there (a stale index carried over may lack some), each with the ids
+    /// of its pages (see `SearchShards.listText`).
     static func writeList(_ plan: SearchShards, site: String) {
-        var listed = plan
-        listed.shards = plan.shards.indices.filter { number in
-            number == 0 || FileManager.default.fileExists(atPath: site + "/" + shardFolder(number) + "/pagefind-entry.json")
-        }.map { plan.shards[$0] }
+        let bundles = plan.shards.indices.compactMap { number -> (shard: Int, pages: [String])? in
+            let bundle = site + "/" + shardFolder(number)
+            guard number == 0 || FileManager.default.fileExists(atPath: bundle + "/pagefind-entry.json") else { return nil }
+            return (number, pageIDs(inBundle: bundle))
+        }
         let path = site + "/" + folder + "/" + SearchShards.listName
         try? FileManager.default.createDirectory(atPath: site + "/" + folder, withIntermediateDirectories: true)
-        try? writeAtomically(Array(listed.listText.utf8), to: path, keepingPermissions: false)
+        try? writeAtomically(Array(SearchShards.listText(bundles).utf8), to: path, keepingPermissions: false)
+    }
+
+    /// The ids Pagefind gave the pages of a bundle, which its results carry: the names of the
+    /// bundle's fragments (`fragment/ID.pf_fragment`), sorted.
+    static func pageIDs(inBundle bundle: String) -> [String] {
+        let suffix = ".pf_fragment"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: bundle + "/fragment")) ?? []
+        return names.filter { $0.hasSuffix(suffix) }.map { String($0.dropLast(suffix.count)) }.sorted()
     }
 
     /// The SHA-256 of what Pagefind reads for each page, in the order of `pages`: its search

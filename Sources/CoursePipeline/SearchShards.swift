@@ -48,13 +48,21 @@ struct SearchShards: Equatable {
     static func folder(_ number: Int) -> String { number == 0 ? "" : folderPrefix + "\(number)" }
     static let folderPrefix = "shard-"
 
-    /// The list of the other bundles, which the search page reads (`search.js`).
+    /// The list of the bundles, which the search page reads (`search.js`).
     static let listName = "coursebook-shards.json"
 
-    /// The text of that list: the folders of the shards after the first, inside the index
-    /// folder, each ending in `/`.
-    var listText: String {
-        let folders = shards.indices.dropFirst().map { "\"\(Self.folder($0))/\"" }
-        return "{\"shards\":[\(folders.joined(separator: ","))]}\n"
+    /// The text of that list, for the bundles in place (`bundles`: each one's shard number and
+    /// the ids Pagefind gave its pages, the names of its fragments): `shards`, the folders of the
+    /// bundles after the first, inside the index folder, each ending in `/`, which the search page
+    /// merges into the first; `pages`, each bundle's page ids, the first bundle's first. Pagefind
+    /// ranks a result by its own bundle's word statistics; with the ids the search page knows
+    /// each result's bundle, and ranks the results as one index would (see `search.js`).
+    static func listText(_ bundles: [(shard: Int, pages: [String])]) -> String {
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        let folders = bundles.dropFirst().map { quoted(folder($0.shard) + "/") }
+        let pages = bundles.map { "[" + $0.pages.map(quoted).joined(separator: ",") + "]" }
+        return "{\"shards\":[\(folders.joined(separator: ","))],\"pages\":[\(pages.joined(separator: ","))]}\n"
     }
 }

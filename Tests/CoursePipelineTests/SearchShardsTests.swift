@@ -53,9 +53,12 @@ struct SearchShardsTests {
         }
     }
 
-    @Test func theListNamesTheShardsAfterTheFirst() {
-        #expect(SearchShards(pages: names(10)).listText == "{\"shards\":[]}\n")
-        #expect(SearchShards(pages: names(300)).listText == "{\"shards\":[\"shard-1/\",\"shard-2/\",\"shard-3/\"]}\n")
+    @Test func theListNamesTheShardsAfterTheFirstAndThePagesOfEach() {
+        #expect(SearchShards.listText([(0, ["en_1a", "en_2b"])]) == "{\"shards\":[],\"pages\":[[\"en_1a\",\"en_2b\"]]}\n")
+        // A shard with no bundle in place (a stale index carried over) is left out; the others
+        // keep their own folders.
+        #expect(SearchShards.listText([(0, ["tr_1"]), (1, ["tr_2"]), (3, [])])
+                == "{\"shards\":[\"shard-1/\",\"shard-3/\"],\"pages\":[[\"tr_1\"],[\"tr_2\"],[]]}\n")
         #expect(SearchIndexer.shardFolder(0) == "pagefind" && SearchIndexer.shardFolder(3) == "pagefind/shard-3")
     }
 }
