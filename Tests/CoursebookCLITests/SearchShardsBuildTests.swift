@@ -54,7 +54,16 @@ struct SearchShardsBuildTests {
         #expect(first.standardOutput.hasSuffix("search: pagefind indexed 12 pages (\(shards) shards)\n"), "\(first)")
         let index = out.appendingPathComponent("pagefind")
         let list = try String(contentsOf: index.appendingPathComponent("coursebook-shards.json"), encoding: .utf8)
-        #expect(list == "{\"shards\":[" + (1..<shards).map { "\"shard-\($0)/\"" }.joined(separator: ",") + "]}\n", "\(list)")
+        // The shards after the first, and the ids of every bundle's pages: those its results
+        // carry, the names of its fragments, every page in one bundle.
+        let listed = try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [String: [Any]]
+        #expect(listed?["shards"] as? [String] == (1..<shards).map { "shard-\($0)/" }, "\(list)")
+        let ids = listed?["pages"] as? [[String]] ?? []
+        #expect(ids.count == shards && ids.map(\.count) == firstRuns && Set(ids.joined()).count == 12, "\(list)")
+        for (number, pages) in ids.enumerated() {
+            let fragments = index.appendingPathComponent(number == 0 ? "fragment" : "shard-\(number)/fragment")
+            #expect(pages.map { $0 + ".pf_fragment" } == (try FileManager.default.contentsOfDirectory(atPath: fragments.path)).sorted(), "shard \(number)")
+        }
         // Each shard after the first is only an index: it is searched with the first's scripts.
         for number in 1..<shards {
             let shard = index.appendingPathComponent("shard-\(number)")
@@ -89,5 +98,76 @@ struct SearchShardsBuildTests {
         #expect(again.status == 0, "\(again)")
         #expect(pagesPerRun().count == shards + 2)
         #expect(try String(contentsOf: tampered, encoding: .utf8) != "{}")
+    }
+
+    /// The search page ranks the results of an index in shards as one index ranks them. Every
+    /// lesson is as long as the others (so each shard's average page length is the course's) and
+    /// says "lantern" a number of times of its own: one index ranks them by that number, and so
+    /// must the shards, though Pagefind's own order of their merged results (each scored by its
+    /// own shard's word statistics) does not.
+    @Test func resultsAcrossShardsRankAsInOneIndex() throws {
+        guard findOnPath("pagefind") != nil else {
+            Issue.record("pagefind is not installed: 'make' installs it (pip install pagefind-bin)")
+            return
+        }
+        guard let chromium = findOnPath("chromium") ?? findOnPath("chromium-browser") else {
+            Issue.record("chromium is not installed: 'make' installs it (Debian package chromium)")
+            return
+        }
+        let root = temporaryFolder("search-ranking")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("course")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try #"{ "title": "Lanterns", "language": "en", "limitNotes": "optional" }"#
+            .write(to: folder.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        let times = [3, 0, 1, 5, 0, 2, 4, 0, 8, 6, 0, 9, 0, 10, 7, 11]
+        for (index, count) in times.enumerated() {
+            let words = Array(repeating: "lantern", count: count) + Array(repeating: "river", count: 24 - count)
+            try "# Lesson \(index + 1)\n\n\(words.joined(separator: " ")).\n"
+                .write(to: folder.appendingPathComponent(String(format: "%02d-lesson.md", index + 1)), atomically: true, encoding: .utf8)
+        }
+        func built(pagesPerShard: Int) throws -> URL {
+            let out = root.appendingPathComponent("site-\(pagesPerShard)")
+            let result = try coursebook(["build", folder.path, "--out", out.path, "--cache-dir", root.appendingPathComponent("cache").path],
+                                        environment: ["COURSEBOOK_SEARCH_SHARD_PAGES": "\(pagesPerShard)"])
+            #expect(result.status == 0, "\(result)")
+            return out
+        }
+        let one = try built(pagesPerShard: 100), sharded = try built(pagesPerShard: 2)
+        let listed = try String(contentsOf: sharded.appendingPathComponent("pagefind/coursebook-shards.json"), encoding: .utf8)
+        #expect(listed.contains("shard-1/"), "\(listed)")
+
+        let browser = try Browser(chromium)
+        func searchPage(_ site: URL) throws -> [String] {
+            let server = try StaticServer(root: site)
+            try browser.open(server.url("search.html"))
+            _ = try browser.evaluate("""
+                (() => { const field = document.getElementById('search-field'); field.value = 'lantern';
+                         field.dispatchEvent(new Event('input')); })()
+                """)
+            try browser.wait(until: "document.querySelector('.search-status').textContent.includes('lantern')")
+            return try browser.evaluate("[...document.querySelectorAll('.search-result h2 a')].map((a) => a.getAttribute('href'))") as? [String] ?? []
+        }
+        let byTimes = times.indices.filter { times[$0] > 0 }.sorted { times[$0] > times[$1] }
+            .map { String(format: "%02d-lesson.html", $0 + 1) }
+        #expect(try searchPage(one) == byTimes)
+        #expect(try searchPage(sharded) == byTimes)
+
+        // Pagefind's own order of the shards' merged results, from a module of its own (the
+        // page's is already set up): not that of one index, so the fixture tests the ranking.
+        let raw = try browser.evaluate("""
+            (async () => {
+              const folder = new URL('pagefind/', location.href);
+              const list = await fetch(new URL('coursebook-shards.json', folder)).then((response) => response.json());
+              const found = await import(new URL('pagefind.js?raw', folder).href);
+              const options = { baseUrl: '/' };
+              await found.options(options);
+              await found.init();
+              for (const shard of list.shards) await found.mergeIndex(new URL(shard, folder).href, options);
+              const search = await found.search('lantern');
+              return (await Promise.all(search.results.map((entry) => entry.data()))).map((data) => data.url.replace(/^\\//, ''));
+            })()
+            """) as? [String] ?? []
+        #expect(Set(raw) == Set(byTimes) && raw != byTimes, "\(raw)")
     }
 }

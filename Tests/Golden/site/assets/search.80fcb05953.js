@@ -81,23 +81,50 @@ function result(data, headingLevel) {
   return item;
 }
 
+// Pagefind ranks a result by BM25 with the statistics of its own bundle: a word in half the
+// pages of one shard and in every page of another weighs four times as much in the first. Each
+// result's score is taken from its bundle's inverse document frequency to the whole index's,
+// idf(N, n) / idf(N_b, n_b) (N_b pages in its bundle, n_b of them found; N and n in all), as
+// Pagefind computes it, so that the results of all bundles rank as one index would rank them.
+// `bundles` lists each bundle's page ids (coursebook-shards.json); one bundle keeps its order.
+// [acrossBundles
+function acrossBundles(results, bundles) {
+  if (!Array.isArray(bundles) || bundles.length < 2) return results;
+  const bundleOf = new Map();
+  bundles.forEach((ids, number) => ids.forEach((id) => bundleOf.set(id, number)));
+  const idf = (pages, found) => Math.log((pages - found + 0.5) / (found + 0.5) + 1);
+  const found = bundles.map(() => 0);
+  for (const entry of results) if (bundleOf.has(entry.id)) found[bundleOf.get(entry.id)] += 1;
+  const whole = idf(bundles.reduce((sum, ids) => sum + ids.length, 0), results.length);
+  const score = (entry) => {
+    const number = bundleOf.get(entry.id);
+    return number === undefined ? entry.score : entry.score * whole / idf(bundles[number].length, found[number]);
+  };
+  return results.map((entry) => ({ entry, score: score(entry) }))
+    .sort((a, b) => b.score - a.score).map(({ entry }) => entry);
+}
+// acrossBundles]
+
 let loaded;
-// Pagefind, loaded once; null when it cannot be (a page opened from disk). A large course's
-// index is in shards: the first in pagefind/, the others in the folders its list names, each
-// merged into the first (searched with its scripts, results ranked together).
+// Pagefind, loaded once, and the page ids of each bundle of the index; null when it cannot be
+// (a page opened from disk). A large course's index is in shards: the first in pagefind/, the
+// others in the folders its list names, each merged into the first (searched with its
+// scripts, results ranked together by `acrossBundles`).
 function pagefind() {
   loaded ??= (async () => {
     if (location.protocol === 'file:') return null;
     try {
       const folder = new URL('pagefind/', base);
-      const list = fetch(new URL('coursebook-shards.json', folder)).then((response) => response.ok ? response.json() : { shards: [] });
+      const list = fetch(new URL('coursebook-shards.json', folder)).then((response) => response.ok ? response.json() : {});
       const found = await import(new URL('pagefind.js', folder).href);
       const options = { baseUrl: base.pathname, excerptLength: 22 };
       await found.options(options);
       await found.init();
-      const shards = (await list.catch(() => ({ shards: [] }))).shards || [];
-      await Promise.all(shards.map((shard) => found.mergeIndex(new URL(shard, folder).href, options).catch(() => {})));
-      return found;
+      const listed = await list.catch(() => ({}));
+      const shards = listed.shards || [];
+      const merged = await Promise.all(shards.map((shard) => found.mergeIndex(new URL(shard, folder).href, options).then(() => true, () => false)));
+      // A bundle that could not be merged finds nothing: the others are ranked without it.
+      return { found, bundles: (listed.pages || []).filter((ids, number) => number === 0 || merged[number - 1]) };
     } catch (error) {
       return null;
     }
@@ -127,9 +154,10 @@ function attach({ field, status, list, labels, headingLevel, onQuery }) {
       status.textContent = '';
       return;
     }
-    const search = await index.debouncedSearch(query, {}, 120);
+    const search = await index.found.debouncedSearch(query, {}, 120);
     if (search === null || ticket !== latest) return;
-    const found = await Promise.all(search.results.slice(0, 12).map((entry) => entry.data()));
+    const ranked = acrossBundles(search.results, index.bundles);
+    const found = await Promise.all(ranked.slice(0, 12).map((entry) => entry.data()));
     if (ticket !== latest) return;
     say(found.length ? labels.results : labels.nothing, query, search.results.length);
     list.replaceChildren(...titleFirst(found, query).map((data) => result(data, headingLevel)));
