@@ -1,4 +1,5 @@
 internal import CourseFiles
+import Foundation
 
 /// Which lesson pages each Pagefind run indexes. A large course's index is made in shards, one
 /// Pagefind run after another, so that the memory of a build is that of one shard's run (a run
@@ -58,11 +59,15 @@ struct SearchShards: Equatable {
     /// ranks a result by its own bundle's word statistics; with the ids the search page knows
     /// each result's bundle, and ranks the results as one index would (see `search.js`).
     static func listText(_ bundles: [(shard: Int, pages: [String])]) -> String {
-        func quoted(_ text: String) -> String {
-            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }
-        let folders = bundles.dropFirst().map { quoted(folder($0.shard) + "/") }
-        let pages = bundles.map { "[" + $0.pages.map(quoted).joined(separator: ",") + "]" }
-        return "{\"shards\":[\(folders.joined(separator: ","))],\"pages\":[\(pages.joined(separator: ","))]}\n"
+        let list = List(shards: bundles.dropFirst().map { folder($0.shard) + "/" }, pages: bundles.map(\.pages))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding strings and arrays of strings cannot fail.
+        return String(decoding: (try? encoder.encode(list)) ?? Data(), as: UTF8.self) + "\n"
+    }
+
+    private struct List: Encodable {
+        var shards: [String]
+        var pages: [[String]]
     }
 }

@@ -1,4 +1,5 @@
 @testable import CoursePipeline
+import Foundation
 import Testing
 
 /// Which pages each Pagefind run indexes (`SearchShards`): a lesson's shard follows from its
@@ -54,11 +55,19 @@ struct SearchShardsTests {
     }
 
     @Test func theListNamesTheShardsAfterTheFirstAndThePagesOfEach() {
-        #expect(SearchShards.listText([(0, ["en_1a", "en_2b"])]) == "{\"shards\":[],\"pages\":[[\"en_1a\",\"en_2b\"]]}\n")
+        #expect(SearchShards.listText([(0, ["en_1a", "en_2b"])]) == "{\"pages\":[[\"en_1a\",\"en_2b\"]],\"shards\":[]}\n")
         // A shard with no bundle in place (a stale index carried over) is left out; the others
         // keep their own folders.
         #expect(SearchShards.listText([(0, ["tr_1"]), (1, ["tr_2"]), (3, [])])
-                == "{\"shards\":[\"shard-1/\",\"shard-3/\"],\"pages\":[[\"tr_1\"],[\"tr_2\"],[]]}\n")
+                == "{\"pages\":[[\"tr_1\"],[\"tr_2\"],[]],\"shards\":[\"shard-1/\",\"shard-3/\"]}\n")
         #expect(SearchIndexer.shardFolder(0) == "pagefind" && SearchIndexer.shardFolder(3) == "pagefind/shard-3")
+    }
+
+    @Test func theListIsJSONWhateverTheIdsHold() throws {
+        let odd = "a\"b\\c\u{1}ç"
+        let text = SearchShards.listText([(0, [odd]), (2, ["x"])])
+        let list = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(list["pages"] as? [[String]] == [[odd], ["x"]])
+        #expect(list["shards"] as? [String] == ["shard-2/"])
     }
 }
