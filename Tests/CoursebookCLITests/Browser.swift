@@ -114,6 +114,18 @@ final class Browser {
         throw Failure(description: "never true: \(expression)")
     }
 
+    /// On the open search page of a site, searches for `query` as a reader typing it would, and
+    /// waits for the page to say it searched: the pages of the results, in order.
+    func searchResults(for query: String) throws -> [String] {
+        let quoted = String(reflecting: query)
+        _ = try evaluate("""
+            (() => { const field = document.getElementById('search-field'); field.value = \(quoted);
+                     field.dispatchEvent(new Event('input')); })()
+            """)
+        try wait(until: "document.querySelector('.search-status').textContent.includes(\(quoted))")
+        return try evaluate("[...document.querySelectorAll('.search-result h2 a')].map((a) => a.getAttribute('href'))") as? [String] ?? []
+    }
+
     /// The landmarks of the open page as assistive technology gets them (Chromium's
     /// accessibility tree): each role with its name.
     func landmarks() throws -> [(role: String, name: String)] {

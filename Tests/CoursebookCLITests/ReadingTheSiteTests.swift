@@ -204,12 +204,7 @@ import Testing
         let server = try StaticServer(root: site)
         try browser.open(server.url("search.html"))
         func search(_ query: String) throws -> (pages: [String], sections: [String]) {
-            _ = try browser.evaluate("""
-                (() => { const field = document.getElementById('search-field'); field.value = \(String(reflecting: query));
-                         field.dispatchEvent(new Event('input')); })()
-                """)
-            try browser.wait(until: "document.querySelector('.search-status').textContent.includes(\(String(reflecting: query)))")
-            let pages = try browser.evaluate("[...document.querySelectorAll('.search-result h2 a')].map((a) => a.getAttribute('href'))") as? [String] ?? []
+            let pages = try browser.searchResults(for: query)
             let sections = try browser.evaluate("[...document.querySelectorAll('.search-result')].slice(0, 1).flatMap((r) => [...r.querySelectorAll('.search-sections a')].map((a) => a.getAttribute('href')))") as? [String] ?? []
             return (pages, sections)
         }

@@ -141,12 +141,7 @@ struct SearchShardsBuildTests {
         func searchPage(_ site: URL) throws -> [String] {
             let server = try StaticServer(root: site)
             try browser.open(server.url("search.html"))
-            _ = try browser.evaluate("""
-                (() => { const field = document.getElementById('search-field'); field.value = 'lantern';
-                         field.dispatchEvent(new Event('input')); })()
-                """)
-            try browser.wait(until: "document.querySelector('.search-status').textContent.includes('lantern')")
-            return try browser.evaluate("[...document.querySelectorAll('.search-result h2 a')].map((a) => a.getAttribute('href'))") as? [String] ?? []
+            return try browser.searchResults(for: "lantern")
         }
         let byTimes = times.indices.filter { times[$0] > 0 }.sorted { times[$0] > times[$1] }
             .map { String(format: "%02d-lesson.html", $0 + 1) }
