@@ -6,7 +6,7 @@ func megabytes(_ kilobytes: Int) -> String { String(format: "%.0f MB", Double(ki
 
 func ratios(_ values: [Double]) -> String { values.map { String(format: "%.2f×", $0) }.joined(separator: ", ") }
 
-/// The cold check against its floor, A B A B: wall and CPU; `what` names the kind of cold.
+/// The cold check against its floor, A B A B A B: wall and CPU; `what` names the kind of cold.
 func coldRows(_ turns: Turns, what: String) -> [Row] {
     [Row(what: "  \(what), wall", value: turns.checkWall.map(seconds).joined(separator: ", "),
          against: "floor " + turns.floorWall.map(seconds).joined(separator: ", ") + " (one batched swiftc -j2, in turn)",
