@@ -191,7 +191,10 @@ import Testing
         let root = temporaryFolder("lying-cache")
         defer { try? FileManager.default.removeItem(at: root) }
         let cache = root.appendingPathComponent("cache")
-        let key = ["COURSEBOOK_CACHE_KEY": "first"]
+        // The user's shared store of Swift readings is this test's own: entries signed with
+        // these keys there would be refused, and reported, by every other test's check.
+        let shared = root.appendingPathComponent("user-cache").path
+        let key = ["COURSEBOOK_CACHE_KEY": "first", "XDG_CACHE_HOME": shared]
         let arguments = ["check", "passing", "--cache-dir", cache.path]
         let cold = try coursebook(arguments, environment: key)
         #expect(cold.status == 0 && cold.standardOutput.hasPrefix("compiled 2 scenarios"), "\(cold)")
@@ -229,7 +232,7 @@ import Testing
         #expect(linked.standardError.contains("note: 1 cache entry not believed"), "\(linked)")
 
         // The whole cache, signed with another machine's key (a cache committed with a course).
-        let elsewhere = try coursebook(arguments, environment: ["COURSEBOOK_CACHE_KEY": "second"])
+        let elsewhere = try coursebook(arguments, environment: ["COURSEBOOK_CACHE_KEY": "second", "XDG_CACHE_HOME": shared])
         #expect(elsewhere.status == 0)
         #expect(elsewhere.standardOutput.hasPrefix("compiled 2 scenarios"), "\(elsewhere)")
     }
