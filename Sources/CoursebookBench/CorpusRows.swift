@@ -35,6 +35,10 @@ struct CheckMeasured {
     var turns: Turns
     /// The cold check with the user's Swift readings in place (a CI cache restored).
     var restored: Turns
+    /// The cold check on a machine with no cache of coursebook's at all (a CI runner with
+    /// nothing restored), its floor with a compiler module cache as new; measured at 100
+    /// lessons and fewer, nil at 1000 (what a fresh machine adds does not grow with the course).
+    var nothingCached: Turns?
     var perScenario: Double
     var warm: Double
     var warmTreePeak: Int
@@ -82,18 +86,42 @@ let sharedReadings: String = {
     return base + "/coursebook/readings"
 }()
 
+/// What a cold check finds of the user's cache (`~/.cache/coursebook`).
+enum ColdCache {
+    /// Everything but the Swift readings, removed before each check: it parses every block as
+    /// on a machine that never read them.
+    case readingsRemoved
+    /// Everything, readings too, as a CI runner finds it with that folder restored.
+    case readingsKept
+    /// Nothing: each check (and its floor) is given a cache folder of its own, new
+    /// (`XDG_CACHE_HOME`), as on a CI runner with nothing restored; the check compiles the
+    /// batch runner library and asks the compiler its language mode, and both sides build
+    /// the compiler's module cache.
+    case nothing
+}
+
 /// The floor (every scenario in one batched `swiftc -j2`) and the cold check, in turn, three
 /// times: this machine's floor moved from 24 s to 29 s within two minutes, and two turns left
-/// the ratio to one slow or fast minute.
-/// Truly cold (`readingsKept` false), the user's store of Swift readings is removed before
-/// each check, so it parses every block as on a machine that never read them; with
-/// `readingsKept`, the check finds them there, as a CI runner does with that store restored.
-func coldTurns(course: String, batch: String, work: String, readingsKept: Bool) -> Turns {
+/// the ratio to one slow or fast minute. `cache` says what the check finds of the user's cache.
+func coldTurns(course: String, batch: String, work: String, cache: ColdCache) -> Turns {
     var turns = Turns()
-    for _ in 0..<3 {
-        let floor = mustRun(swiftc, ["-j2", "-o", "program", "main.swift", "part1.swift", "part2.swift", "Invalidation.swift"], in: batch)
-        if !readingsKept { try? FileManager.default.removeItem(atPath: sharedReadings) }
-        let check = mustRun(tool, ["check", course, "--no-cache"], in: work)
+    let floorArguments = ["-j2", "-o", "program", "main.swift", "part1.swift", "part2.swift", "Invalidation.swift"]
+    for turn in 0..<3 {
+        let floor: Run, check: Run
+        switch cache {
+        case .readingsRemoved, .readingsKept:
+            floor = mustRun(swiftc, floorArguments, in: batch)
+            if cache == .readingsRemoved { try? FileManager.default.removeItem(atPath: sharedReadings) }
+            check = mustRun(tool, ["check", course, "--no-cache"], in: work)
+        case .nothing:
+            let folders = (floor: "\(work)/new-cache-floor-\(turn)", check: "\(work)/new-cache-check-\(turn)")
+            fresh(folders.floor)
+            fresh(folders.check)
+            floor = mustRun("/usr/bin/env", ["XDG_CACHE_HOME=\(folders.floor)", swiftc] + floorArguments, in: batch)
+            check = mustRun("/usr/bin/env", ["XDG_CACHE_HOME=\(folders.check)", tool, "check", course, "--no-cache"], in: work)
+            try? FileManager.default.removeItem(atPath: folders.floor)
+            try? FileManager.default.removeItem(atPath: folders.check)
+        }
         turns.floorWall.append(floor.seconds)
         turns.floorCPU.append(floor.cpu)
         turns.checkWall.append(check.seconds)
@@ -105,14 +133,16 @@ func coldTurns(course: String, batch: String, work: String, readingsKept: Bool) 
 }
 
 /// The check's rows: cold against the floor, warm, one edited scenario.
-func measureChecks(course: String, extracted: String, work: String)
-    -> (turns: Turns, restored: Turns, perScenario: Double, warm: Run, oneEdit: Double) {
+func measureChecks(course: String, lessons: Int, extracted: String, work: String)
+    -> (turns: Turns, restored: Turns, nothingCached: Turns?, perScenario: Double, warm: Run, oneEdit: Double) {
     let singles = (try! FileManager.default.contentsOfDirectory(atPath: extracted + "/single")).sorted()
     // The compiler's module cache is warmed first, for both sides alike.
     _ = mustRun(swiftc, ["-o", "program", "main.swift", "Invalidation.swift"], in: "\(extracted)/single/\(singles[0])")
     let alone = singles.map { mustRun(swiftc, ["-o", "program", "main.swift", "Invalidation.swift"], in: "\(extracted)/single/\($0)").seconds }
-    let turns = coldTurns(course: course, batch: extracted + "/batch2", work: work, readingsKept: false)
-    let restored = coldTurns(course: course, batch: extracted + "/batch2", work: work, readingsKept: true)
+    let turns = coldTurns(course: course, batch: extracted + "/batch2", work: work, cache: .readingsRemoved)
+    let restored = coldTurns(course: course, batch: extracted + "/batch2", work: work, cache: .readingsKept)
+    let nothingCached = lessons <= 100
+        ? coldTurns(course: course, batch: extracted + "/batch2", work: work, cache: .nothing) : nil
 
     _ = mustRun(tool, ["check", course], in: work)
     let warms = (0..<5).map { _ in mustRun(tool, ["check", course], in: work) }.sorted { $0.seconds < $1.seconds }
@@ -129,7 +159,7 @@ func measureChecks(course: String, extracted: String, work: String)
         try! edited.write(toFile: path, atomically: true, encoding: .utf8)
         return mustRun(tool, ["check", course], in: work).seconds
     })
-    return (turns, restored, alone.reduce(0, +) / Double(alone.count), warm, oneEdit)
+    return (turns, restored, nothingCached, alone.reduce(0, +) / Double(alone.count), warm, oneEdit)
 }
 
 /// The builds as users run them (search on): the first after the check (results cached,
@@ -173,8 +203,9 @@ func prepare(_ lessons: Int) -> (course: String, work: String, extracted: String
 /// The check's rows of the corpus of `lessons` lessons (all that `--check-only` measures).
 func measureCheckRows(_ lessons: Int) -> (checks: CheckMeasured, course: String, work: String) {
     let prepared = prepare(lessons)
-    let checks = measureChecks(course: prepared.course, extracted: prepared.extracted, work: prepared.work)
+    let checks = measureChecks(course: prepared.course, lessons: lessons, extracted: prepared.extracted, work: prepared.work)
     return (CheckMeasured(lessons: lessons, scenarios: prepared.scenarios, turns: checks.turns, restored: checks.restored,
+                          nothingCached: checks.nothingCached,
                           perScenario: checks.perScenario,
                           warm: checks.warm.seconds, warmTreePeak: checks.warm.treePeakKilobytes, oneEdit: checks.oneEdit),
             prepared.course, prepared.work)

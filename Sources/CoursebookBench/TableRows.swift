@@ -26,6 +26,7 @@ func checkRows(_ result: CheckMeasured) -> [Row] {
     var rows = [Row(what: "\(result.lessons) lessons, \(result.scenarios) scenarios", value: "", against: "", target: "", met: nil)]
     rows += coldRows(result.turns, what: "cold check (--no-cache)")
     rows += coldRows(result.restored, what: "cold, Swift readings restored")
+    if let nothingCached = result.nothingCached { rows += coldRows(nothingCached, what: "cold, nothing cached (new machine)") }
     rows.append(Row(what: "", value: "", against: String(format: "one by one: %@ × %d = %@", seconds(result.perScenario),
                                                         result.scenarios, seconds(result.perScenario * Double(result.scenarios))),
                     target: "", met: nil))

@@ -470,7 +470,8 @@ print("Builds run with search (Pagefind on PATH, as `make` installs it) unless a
 print("Tree memory: \(treeMemoryMethod).")
 print("CPU: user + system time of the process and the processes it waited for (wait4).")
 print("Cold check: every scenario compiled and run (--no-cache), the user's store of Swift readings removed first (nothing read before);")
-print("  \"Swift readings restored\": the same with that store in place, as a CI runner that restores ~/.cache/coursebook.")
+print("  \"Swift readings restored\": the same with that store in place, as a CI runner that restores ~/.cache/coursebook;")
+print("  \"nothing cached\": each check and each floor with a cache folder of its own, new (XDG_CACHE_HOME), as a CI runner that restores nothing.")
 print("")
 func padded(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
