@@ -37,7 +37,8 @@ struct CheckMeasured {
     var restored: Turns
     /// The cold check on a machine with no cache of coursebook's at all (a CI runner with
     /// nothing restored), its floor with a compiler module cache as new; measured at 100
-    /// lessons and fewer, nil at 1000 (what a fresh machine adds does not grow with the course).
+    /// lessons and fewer, nil at 1000 (what a new machine adds is paid once per compiler, not per
+    /// scenario).
     var nothingCached: Turns?
     var perScenario: Double
     var warm: Double
@@ -88,8 +89,8 @@ let sharedReadings: String = {
 
 /// What a cold check finds of the user's cache (`~/.cache/coursebook`).
 enum ColdCache {
-    /// Everything but the Swift readings, removed before each check: it parses every block as
-    /// on a machine that never read them.
+    /// Everything but the Swift readings, which are removed before each check: it parses every
+    /// block as on a machine that never read them.
     case readingsRemoved
     /// Everything, readings too, as a CI runner finds it with that folder restored.
     case readingsKept
