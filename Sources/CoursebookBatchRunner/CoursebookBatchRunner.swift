@@ -21,9 +21,37 @@ func __coursebookWriteAll(_ bytes: UnsafeRawBufferPointer) {
     }
 }
 
-func __coursebookFrame(_ kind: String, _ index: Int, _ payload: UnsafeRawBufferPointer) {
-    Array("\u{1E}\(kind)\(index) \(payload.count)\u{1E}".utf8).withUnsafeBytes(__coursebookWriteAll)
+/// Writes one frame, its header made on the stack: the relay writes one for every read, as
+/// many as the timing of the scenario's output makes, and takes nothing from the heap in its
+/// loop (see `__coursebookRelay`).
+func __coursebookFrame(_ kind: UInt8, _ index: Int, _ payload: UnsafeRawBufferPointer) {
+    var header: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &header) { bytes in
+        var count = 0
+        __coursebookPut(0x1E, into: bytes, at: &count)
+        __coursebookPut(kind, into: bytes, at: &count)
+        __coursebookPut(number: index, into: bytes, at: &count)
+        __coursebookPut(0x20, into: bytes, at: &count)
+        __coursebookPut(number: payload.count, into: bytes, at: &count)
+        __coursebookPut(0x1E, into: bytes, at: &count)
+        __coursebookWriteAll(UnsafeRawBufferPointer(rebasing: bytes[0..<count]))
+    }
     __coursebookWriteAll(payload)
+}
+
+func __coursebookPut(_ byte: UInt8, into bytes: UnsafeMutableRawBufferPointer, at count: inout Int) {
+    bytes[count] = byte
+    count += 1
+}
+
+/// The decimal digits of `number` (not negative).
+func __coursebookPut(number: Int, into bytes: UnsafeMutableRawBufferPointer, at count: inout Int) {
+    var divisor = 1
+    while number / divisor >= 10 { divisor *= 10 }
+    while divisor > 0 {
+        __coursebookPut(UInt8(48 + number / divisor % 10), into: bytes, at: &count)
+        divisor /= 10
+    }
 }
 
 /// prctl(2), which Swift cannot call by name: it is variadic in C.
@@ -45,7 +73,7 @@ var __coursebookSandboxed = false
 /// Forks the process of scenario `index`. In it (`isChild`), standard output and error
 /// are pipes to this program and no other descriptor is open; here, their read ends.
 @_silgen_name("coursebook_batch_start") public func __coursebookStart(_ index: Int) -> (isChild: Bool, pid: Int32, output: Int32, errors: Int32) {
-    __coursebookFrame("B", index, UnsafeRawBufferPointer(start: nil, count: 0))
+    __coursebookFrame(0x42 /* B */, index, UnsafeRawBufferPointer(start: nil, count: 0))
     var output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
     guard pipe(&output) == 0, pipe(&errors) == 0 else { exit(71) }
     let pid = fork()
@@ -147,15 +175,24 @@ func __coursebookEndLeftovers(_ pid: pid_t) {
 /// Passes on what the scenario's process prints until it closes both streams, then
 /// reports how it ended.
 @_silgen_name("coursebook_batch_relay") public func __coursebookRelay(_ index: Int, _ child: (isChild: Bool, pid: Int32, output: Int32, errors: Int32)) {
-    var open = [(child.output, "O"), (child.errors, "E")]
+    // The two streams (O, then E) while open. Nothing in this loop takes from the heap: it
+    // turns as often as the timing of the scenario's output makes, and the next scenario's
+    // process inherits this heap at its `fork`. Compiled without `-O`, the arrays it made on
+    // every turn (the descriptors to poll, those closed) changed the addresses that a batch's
+    // later scenarios print from run to run.
+    var descriptors = (pollfd(fd: child.output, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: child.errors, events: Int16(POLLIN), revents: 0))
+    var kinds: (UInt8, UInt8) = (0x4F /* O */, 0x45 /* E */)
+    var openCount = 2
     var buffer = [UInt8](repeating: 0, count: 65536)
     var status: Int32 = 0
     var ended = false, leftoversEnded = false
-    while !open.isEmpty {
-        var descriptors = open.map { pollfd(fd: $0.0, events: Int16(POLLIN), revents: 0) }
+    while openCount > 0 {
         // Until the process ends, a look at it every 50 ms; after, what is left in the
         // pipes, and nothing that comes later than 200 ms (a descendant that escaped).
-        let ready = poll(&descriptors, nfds_t(descriptors.count), ended ? 200 : 50)
+        let ready = withUnsafeMutablePointer(to: &descriptors) {
+            $0.withMemoryRebound(to: pollfd.self, capacity: 2) { poll($0, nfds_t(openCount), ended ? 200 : 50) }
+        }
         if ready < 0 {
             if errno == EINTR { continue }
             exit(73)
@@ -174,26 +211,40 @@ func __coursebookEndLeftovers(_ pid: pid_t) {
         } else if ended, ready == 0 {
             break
         }
-        var closed: [Int32] = []
-        for (position, descriptor) in descriptors.enumerated() where descriptor.revents != 0 {
-            let count = read(descriptor.fd, &buffer, buffer.count)
-            if count > 0 {
-                buffer.withUnsafeBytes { __coursebookFrame(open[position].1, index, UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                closed.append(descriptor.fd)
+        var position = 0
+        while position < openCount {
+            let descriptor = position == 0 ? descriptors.0 : descriptors.1
+            let kind = position == 0 ? kinds.0 : kinds.1
+            var closed = false
+            if descriptor.revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor.fd, $0.baseAddress!, $0.count) }
+                if count > 0 {
+                    buffer.withUnsafeBytes { __coursebookFrame(kind, index, UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    closed = true
+                }
+            }
+            if closed {
+                close(descriptor.fd)
+                // The stream after it, if any, takes its place.
+                if position == 0, openCount == 2 { descriptors.0 = descriptors.1; kinds.0 = kinds.1 }
+                openCount -= 1
+            } else {
+                position += 1
             }
         }
-        for descriptor in closed { close(descriptor) }
-        open.removeAll { closed.contains($0.0) }
+        descriptors.0.revents = 0
+        descriptors.1.revents = 0
     }
-    for (descriptor, _) in open { close(descriptor) }
+    if openCount > 0 { close(descriptors.0.fd) }
+    if openCount > 1 { close(descriptors.1.fd) }
     if !ended {
         while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
     }
     if !leftoversEnded { __coursebookEndLeftovers(child.pid) }
     let signal = status & 0x7f
     let ending = signal == 0 ? "e\((status >> 8) & 0xff)" : "s\(signal)"
-    Array(ending.utf8).withUnsafeBytes { __coursebookFrame("X", index, $0) }
+    Array(ending.utf8).withUnsafeBytes { __coursebookFrame(0x58 /* X */, index, $0) }
 }
 
 /// Once, before the first scenario: which scenarios to run. No scenario reaches this

@@ -59,7 +59,7 @@ package enum ScenarioProgram {
     /// The runner's file in `Sources/CoursebookBatchRunner`.
     static let runnerFileName = "CoursebookBatchRunner.swift"
 
-    /// The runner as a library of its own, compiled once per compiler (optimized) and linked
+    /// The runner as a library of its own, compiled once per compiler and linked
     /// into every batch: it no longer costs each batch a second of compile, and no core file
     /// can change what its names mean.
     package static let runnerModule = (name: "CoursebookBatchRunner", source: runner(linked: true))

@@ -210,16 +210,21 @@ package struct SwiftCompiler: Sendable {
         return folder.lastPathComponent == "bin" ? folder.deletingLastPathComponent().path : folder.path
     }
 
-    /// `source`, a library of the tool's own (module `module`), compiled optimized into an
-    /// object once per compiler and source and kept beside the plans (see `CompilePlanStore`);
-    /// nil when it cannot be (no store, or the compiler refuses it: the caller then does without).
+    /// `source`, a library of the tool's own (module `module`), compiled into an object once per
+    /// compiler and source and kept beside the plans (see `CompilePlanStore`); nil when it cannot
+    /// be (no store, or the compiler refuses it: the caller then does without).
+    ///
+    /// Not optimized: the batch waits for this object on a machine that has none yet (a CI
+    /// runner with nothing restored), and the batch runner's `-O` cost 1.1 s of compile against
+    /// 0.4 s without. The runner mostly waits on its processes and their pipes, and its relay
+    /// takes nothing from the heap in its loop, optimized or not (see its `__coursebookFrame`).
     package func libraryObject(module: String, source: String) -> String? {
         guard let plans else { return nil }
-        // It asks the link for no library a program alone would not get: not libm, which its
+        // Its link asks for no library a program alone would not get: not libm, which its
         // `import Glibc` would (a scenario that needs `round` fails to link alone, so must a
         // batch that holds it).
-        let autolinking = ["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "m"]
-        let key = SHA256.hex(([executable, stamp, version, module, source] + autolinking).joined(separator: "\u{0}"))
+        let flags = ["-Onone", "-Xfrontend", "-disable-autolink-library", "-Xfrontend", "m"]
+        let key = SHA256.hex(([executable, stamp, version, module, source] + flags).joined(separator: "\u{0}"))
         return plans.object(key, unlessCancelled: cancellation) {
             guard let folder = plans.objectFolder else { return nil }
             let object = "\(folder)/\(module)-\(key.prefix(32)).o"
@@ -227,8 +232,8 @@ package struct SwiftCompiler: Sendable {
             guard let scratch = makeScratchFolder(prefix: folder + "/making-") else { return nil }
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             guard (try? writeAtomically(Array(source.utf8), to: scratch + "/\(module).swift", keepingPermissions: false)) != nil,
-                  let made = run([executable, "-parse-as-library", "-module-name", module, "-O", "-suppress-warnings",
-                                  "-c", "\(module).swift", "-o", "\(module).o"] + autolinking + moduleCacheArguments,
+                  let made = run([executable, "-parse-as-library", "-module-name", module, "-suppress-warnings",
+                                  "-c", "\(module).swift", "-o", "\(module).o"] + flags + moduleCacheArguments,
                                  in: scratch, until: ContinuousClock.now + .seconds(300)),
                   made.termination.isSuccess, !made.timedOut,
                   rename(scratch + "/\(module).o", object) == 0 else { return nil }
