@@ -175,23 +175,22 @@ func __coursebookEndLeftovers(_ pid: pid_t) {
 /// Passes on what the scenario's process prints until it closes both streams, then
 /// reports how it ended.
 @_silgen_name("coursebook_batch_relay") public func __coursebookRelay(_ index: Int, _ child: (isChild: Bool, pid: Int32, output: Int32, errors: Int32)) {
-    // The two streams (O, then E) while open. Nothing in this loop takes from the heap: it
-    // turns as often as the timing of the scenario's output makes, and the next scenario's
-    // process inherits this heap at its `fork`. Compiled without `-O`, the arrays it made on
-    // every turn (the descriptors to poll, those closed) changed the addresses that a batch's
-    // later scenarios print from run to run.
+    // The two streams, O and E; one closed is -1, which poll(2) passes over. Nothing in this
+    // loop takes from the heap: it turns as often as the timing of the scenario's output
+    // makes, and the next scenario's process inherits this heap at its `fork`. Compiled
+    // without `-O`, the loop it replaces (an array of the open streams with their kinds'
+    // strings, mapped to descriptors on every turn and shrunk as they closed) changed the
+    // addresses that a batch's later scenarios print from run to run.
     var descriptors = (pollfd(fd: child.output, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: child.errors, events: Int16(POLLIN), revents: 0))
-    var kinds: (UInt8, UInt8) = (0x4F /* O */, 0x45 /* E */)
-    var openCount = 2
     var buffer = [UInt8](repeating: 0, count: 65536)
     var status: Int32 = 0
     var ended = false, leftoversEnded = false
-    while openCount > 0 {
+    while descriptors.0.fd >= 0 || descriptors.1.fd >= 0 {
         // Until the process ends, a look at it every 50 ms; after, what is left in the
         // pipes, and nothing that comes later than 200 ms (a descendant that escaped).
         let ready = withUnsafeMutablePointer(to: &descriptors) {
-            $0.withMemoryRebound(to: pollfd.self, capacity: 2) { poll($0, nfds_t(openCount), ended ? 200 : 50) }
+            $0.withMemoryRebound(to: pollfd.self, capacity: 2) { poll($0, 2, ended ? 200 : 50) }
         }
         if ready < 0 {
             if errno == EINTR { continue }
@@ -211,33 +210,11 @@ func __coursebookEndLeftovers(_ pid: pid_t) {
         } else if ended, ready == 0 {
             break
         }
-        var position = 0
-        while position < openCount {
-            let descriptor = position == 0 ? descriptors.0 : descriptors.1
-            let kind = position == 0 ? kinds.0 : kinds.1
-            var closed = false
-            if descriptor.revents != 0 {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor.fd, $0.baseAddress!, $0.count) }
-                if count > 0 {
-                    buffer.withUnsafeBytes { __coursebookFrame(kind, index, UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                    closed = true
-                }
-            }
-            if closed {
-                close(descriptor.fd)
-                // The stream after it, if any, takes its place.
-                if position == 0, openCount == 2 { descriptors.0 = descriptors.1; kinds.0 = kinds.1 }
-                openCount -= 1
-            } else {
-                position += 1
-            }
-        }
-        descriptors.0.revents = 0
-        descriptors.1.revents = 0
+        __coursebookRelayReady(&descriptors.0, kind: 0x4F /* O */, index: index, buffer: &buffer)
+        __coursebookRelayReady(&descriptors.1, kind: 0x45 /* E */, index: index, buffer: &buffer)
     }
-    if openCount > 0 { close(descriptors.0.fd) }
-    if openCount > 1 { close(descriptors.1.fd) }
+    if descriptors.0.fd >= 0 { close(descriptors.0.fd) }
+    if descriptors.1.fd >= 0 { close(descriptors.1.fd) }
     if !ended {
         while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
     }
@@ -245,6 +222,20 @@ func __coursebookEndLeftovers(_ pid: pid_t) {
     let signal = status & 0x7f
     let ending = signal == 0 ? "e\((status >> 8) & 0xff)" : "s\(signal)"
     Array(ending.utf8).withUnsafeBytes { __coursebookFrame(0x58 /* X */, index, $0) }
+}
+
+/// Passes on one read of a stream that poll(2) found ready, or closes it (its descriptor
+/// becomes -1) once it has ended.
+func __coursebookRelayReady(_ descriptor: inout pollfd, kind: UInt8, index: Int, buffer: inout [UInt8]) {
+    guard descriptor.fd >= 0, descriptor.revents != 0 else { return }
+    descriptor.revents = 0
+    let count = buffer.withUnsafeMutableBytes { read(descriptor.fd, $0.baseAddress!, $0.count) }
+    if count > 0 {
+        buffer.withUnsafeBytes { __coursebookFrame(kind, index, UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+        close(descriptor.fd)
+        descriptor.fd = -1
+    }
 }
 
 /// Once, before the first scenario: which scenarios to run. No scenario reaches this
