@@ -71,21 +71,26 @@ package struct SwiftCompiler: Sendable {
                 return compiler
             }
         }
+        // The language mode is asked while the target info is: two compilers that do not
+        // wait for each other, on a machine that has neither answer yet.
+        let probed = Background { probeDefaultLanguageMode(path) }
         // The version line and where the runtime lives, in one run.
         var watcher = CollectingWatcher(timeLimit: .seconds(60))
         let termination: Termination
         do {
             termination = try ChildProcess(executable: path, arguments: ["-print-target-info"]).run(watching: &watcher)
         } catch {
+            _ = probed.wait()
             throw Unavailable(description: error.description)
         }
         let info = (try? JSONSerialization.jsonObject(with: Data(watcher.standardOutput))) as? [String: Any]
         let version = (info?["compilerVersion"] as? String)?.split(separator: "\n").first.map(String.init) ?? ""
         let runtime = ((info?["paths"] as? [String: Any])?["runtimeLibraryPaths"] as? [String])?.first
         guard termination.isSuccess, !version.isEmpty else {
+            _ = probed.wait()
             throw Unavailable(description: "'\(path) -print-target-info' failed (\(termination))")
         }
-        let mode = probeDefaultLanguageMode(path)
+        let mode = probed.wait()
         if let versionCache {
             try? FileManager.default.createDirectory(
                 atPath: (versionCache as NSString).deletingLastPathComponent,
