@@ -66,7 +66,7 @@ let layers: [(name: String, mayImport: [String])] = [
     ("LessonParsing", ["CourseModel", "CourseFiles", "HTMLText", "BackgroundWork", "CCmarkGFM"]),
     ("SwiftReading", ["CourseModel", "CourseFiles", "HTMLText", "BackgroundWork"]),
     ("Processes", ["CourseModel", "CourseFiles", "BackgroundWork", "CProcess"]),
-    // The batch runner's source, a target of its own so that the build type-checks it; nothing
+    // The batch runner's source, a target of its own so that the build checks it; nothing
     // imports it: ScenarioRunning embeds its text (the EmbedTemplates plugin) and writes it into
     // batch programs, so it depends on it only to have it built.
     ("CoursebookBatchRunner", []),
@@ -209,9 +209,10 @@ let package = Package(
         .target(name: "ScenarioRunning", dependencies: dependencies(of: "ScenarioRunning"),
                 plugins: [.plugin(name: "EmbedTemplates")] + layerRules),
 
-        // The batch runner (see ScenarioProgram.runner): compiled here only to be type-checked,
-        // in the language mode batches compile it in; its text is what batches get.
-        .target(name: "CoursebookBatchRunner", swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The batch runner (see ScenarioProgram.runnerSource), C: compiled here only to be
+        // checked, warnings as errors; its text is what the toolchain's clang compiles for batches.
+        .target(name: "CoursebookBatchRunner", publicHeadersPath: ".",
+                cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]),
 
         // The change diagrams: change lines read back, matched to their view trees, laid out
         // and drawn (see `layers`). Pure.

@@ -96,7 +96,7 @@ enum ColdCache {
     case readingsKept
     /// Nothing: each check (and its floor) is given a cache folder of its own, new
     /// (`XDG_CACHE_HOME`), as on a CI runner with nothing restored; the check compiles the
-    /// batch runner library and asks the compiler its language mode, and both sides build
+    /// batch runner (C, with clang) and asks the compiler its language mode, and both sides build
     /// the compiler's module cache.
     case nothing
 }

@@ -10,6 +10,9 @@ package struct CompileResult: Sendable {
     /// For a link that failed after a replayed plan: the files that decided it (see
     /// `LinkInput`); empty otherwise, and then a linker's failure is not kept.
     package var linkInputs: [LinkInput] = []
+    /// A batch that could not be compiled because its runner could not (see
+    /// `SwiftCompiler.runnerObject`): no scenario of it is to blame, and each goes alone.
+    package var runnerMissing = false
 
     package var succeeded: Bool { termination.isSuccess }
 }

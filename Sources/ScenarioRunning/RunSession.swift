@@ -106,6 +106,8 @@ final class RunSession: Sendable {
         // A compile the cancellation killed blames nobody.
         guard !runner.isCancelled else { return [] }
         let compiled = batch.compiled
+        // Without the runner no batch links: every program is compiled alone instead.
+        if compiled.runnerMissing { return indices }
 
         var blamed = Set<Int>()
         // Where the linker named no member: those of the files whose objects it named.
@@ -208,12 +210,12 @@ final class RunSession: Sendable {
         }
         let folder = newProgramFolder("batch")
         let program = "\(folder)/program"
-        state.withLock { $0.compilerRuns += 1 }
         let made = lifted ? runner.liftedBatchProgram(indices.map { ($0, jobs[$0]) })
             : runner.batchProgram(indices.map { ($0, jobs[$0].source) })
-        return CompiledBatch(compiled: runner.compileBatch(files: made.files, in: folder, output: program,
-                                                           runnerObject: made.runnerObject),
-                             program: program, folder: folder)
+        let compiled = runner.compileBatch(files: made, in: folder, output: program)
+        // Without its runner no compiler ran.
+        if !compiled.runnerMissing { state.withLock { $0.compilerRuns += 1 } }
+        return CompiledBatch(compiled: compiled, program: program, folder: folder)
     }
 
     /// Runs a batch program until every scenario has an outcome. Each scenario runs in a

@@ -42,9 +42,8 @@ final class BatchAhead: Sendable {
 
     /// The batch of `indices`.
     convenience init(runner: ScenarioRunner, indices: [Int], sources: [ScenarioSource]) {
-        let program = runner.batchProgram(indices.map { ($0, sources[$0]) })
-        self.init(kind: .batch(indices), files: program.files) {
-            runner.compileBatch(files: $0, in: $1, output: $2, runnerObject: program.runnerObject)
+        self.init(kind: .batch(indices), files: runner.batchProgram(indices.map { ($0, sources[$0]) })) {
+            runner.compileBatch(files: $0, in: $1, output: $2)
         }
     }
 

@@ -324,34 +324,27 @@ package struct ScenarioRunner: Sendable {
     /// so that all of them share the cores from the start and none is left to finish alone;
     /// the core files, light, fill in. (One job per core left `main.swift` to run alone at
     /// the end, a second of one core idle.)
-    func compileBatch(files: [(name: String, contents: String)], in folder: String, output: String,
-                      runnerObject: String?) -> CompileResult {
+    func compileBatch(files: [(name: String, contents: String)], in folder: String, output: String) -> CompileResult {
+        guard let runner = compiler.runnerObject(source: ScenarioProgram.runnerSource, orIn: folder) else {
+            return CompileResult(termination: .exited(127), diagnostics: [], transcript: "cannot compile the batch runner with \(compiler.clang)",
+                                 runnerMissing: true)
+        }
         let written = Self.write(files, in: folder)
         let paths = [written.last!] + written.dropLast() + coreFiles.map(\.path)
-        return compiler.compile(sources: Array(paths), objects: runnerObject.map { [$0] } ?? [], output: output,
+        return compiler.compile(sources: Array(paths), objects: [runner], output: output,
                                 workingDirectory: folder, jobs: settings.parallelism + 1,
                                 languageMode: settings.languageMode, timeLimit: settings.compileTimeLimit)
     }
 
-    /// The batch runner's object (`ScenarioProgram.runnerModule`), or nil when the batch must
-    /// hold the runner's code itself.
-    func batchRunnerObject() -> String? {
-        compiler.libraryObject(module: ScenarioProgram.runnerModule.name, source: ScenarioProgram.runnerModule.source)
+    /// The files of a batch of `scenarios`.
+    func batchProgram(_ scenarios: [(index: Int, source: ScenarioSource)]) -> [(name: String, contents: String)] {
+        ScenarioProgram.batch(scenarios, fileCount: settings.parallelism)
     }
 
-    /// The files of a batch of `scenarios`, and the runner object it links, if any.
-    func batchProgram(_ scenarios: [(index: Int, source: ScenarioSource)]) -> (files: [(name: String, contents: String)], runnerObject: String?) {
-        let runnerObject = batchRunnerObject()
-        return (ScenarioProgram.batch(scenarios, fileCount: settings.parallelism, linkedRunner: runnerObject != nil),
-                runnerObject)
-    }
-
-    /// The files of a lifted batch of `jobs` (see `liftable`), and the runner object it links.
-    func liftedBatchProgram(_ jobs: [(index: Int, job: ScenarioJob)]) -> (files: [(name: String, contents: String)], runnerObject: String?) {
-        let runnerObject = batchRunnerObject()
+    /// The files of a lifted batch of `jobs` (see `liftable`).
+    func liftedBatchProgram(_ jobs: [(index: Int, job: ScenarioJob)]) -> [(name: String, contents: String)] {
         let scenarios = jobs.map { (index: $0.index, source: $0.job.source, hoisting: $0.job.shape.hoisting ?? ScenarioHoisting(lines: [], names: [])) }
-        return (ScenarioProgram.liftedBatch(scenarios, fileCount: settings.parallelism, linkedRunner: runnerObject != nil),
-                runnerObject)
+        return ScenarioProgram.liftedBatch(scenarios, fileCount: settings.parallelism)
     }
 
     /// Compiles a program of one scenario: its own file first (it is the heavy one), then the

@@ -215,34 +215,52 @@ package struct SwiftCompiler: Sendable {
         return folder.lastPathComponent == "bin" ? folder.deletingLastPathComponent().path : folder.path
     }
 
-    /// `source`, a library of the tool's own (module `module`), compiled into an object once per
-    /// compiler and source and kept beside the plans (see `CompilePlanStore`); nil when it cannot
-    /// be (no store, or the compiler refuses it: the caller then does without).
-    ///
-    /// Not optimized: the batch waits for this object on a machine that has none yet (a CI
-    /// runner with nothing restored), and the batch runner's `-O` cost 1.1 s of compile against
-    /// 0.4 s without. The runner mostly waits on its processes and their pipes, and its relay
-    /// takes nothing from the heap in its loop, optimized or not (see its `__coursebookFrame`).
-    package func libraryObject(module: String, source: String) -> String? {
-        guard let plans else { return nil }
-        // Its link asks for no library a program alone would not get: not libm, which its
-        // `import Glibc` would (a scenario that needs `round` fails to link alone, so must a
-        // batch that holds it).
-        let flags = ["-Onone", "-Xfrontend", "-disable-autolink-library", "-Xfrontend", "m"]
-        let key = SHA256.hex(([executable, stamp, version, module, source] + flags).joined(separator: "\u{0}"))
+    /// The toolchain's clang (it links every program `swiftc` makes): beside its `swiftc`, links
+    /// resolved; else in the `bin` of the toolchain whose runtime the compiler named (a
+    /// `swiftc` that is a script or a proxy somewhere else); else the first on `PATH`.
+    var clang: String {
+        let beside = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("clang").path
+        if access(beside, X_OK) == 0 { return beside }
+        var folder = runtimeFolder.map { URL(fileURLWithPath: $0) }
+        for _ in 0..<4 {
+            guard let above = folder?.deletingLastPathComponent() else { break }
+            let candidate = above.appendingPathComponent("bin/clang").path
+            if access(candidate, X_OK) == 0 { return candidate }
+            folder = above
+        }
+        return findOnPath("clang") ?? beside
+    }
+
+    /// `source`, the batch runner (C, see `ScenarioProgram.runnerSource`), compiled with the
+    /// toolchain's clang into an object: once per compiler and source, kept beside the plans
+    /// (see `CompilePlanStore`); without a store, into `folder` (a batch's own) each time. nil
+    /// when clang is missing or refuses it (the batch then cannot link, and says so).
+    package func runnerObject(source: String, orIn folder: String) -> String? {
+        let flags = ["-O2", "-fPIC", "-w", "-c"]
+        guard let plans, let store = plans.objectFolder else { return compileRunner(source, flags: flags, into: folder) }
+        let key = SHA256.hex(([executable, stamp, version, clang, Self.fileStamp(clang), source] + flags).joined(separator: "\u{0}"))
         return plans.object(key, unlessCancelled: cancellation) {
-            guard let folder = plans.objectFolder else { return nil }
-            let object = "\(folder)/\(module)-\(key.prefix(32)).o"
+            let object = "\(store)/CoursebookBatchRunner-\(key.prefix(32)).o"
             if access(object, R_OK) == 0 { return object }
-            guard let scratch = makeScratchFolder(prefix: folder + "/making-") else { return nil }
+            guard let scratch = makeScratchFolder(prefix: store + "/making-") else { return nil }
             defer { try? FileManager.default.removeItem(atPath: scratch) }
-            guard (try? writeAtomically(Array(source.utf8), to: scratch + "/\(module).swift", keepingPermissions: false)) != nil,
-                  let made = run([executable, "-parse-as-library", "-module-name", module, "-suppress-warnings",
-                                  "-c", "\(module).swift", "-o", "\(module).o"] + flags + moduleCacheArguments,
-                                 in: scratch, until: ContinuousClock.now + .seconds(300)),
-                  made.termination.isSuccess, !made.timedOut,
-                  rename(scratch + "/\(module).o", object) == 0 else { return nil }
+            guard let made = compileRunner(source, flags: flags, into: scratch), rename(made, object) == 0 else { return nil }
             return object
         }
+    }
+
+    /// The runner's object compiled in `folder`, its path; nil when it could not be. The file
+    /// is the tool's own: clang needs no sandbox to compile it (a sandbox's start was a tenth
+    /// to a quarter of a second before a batch on a new machine could compile).
+    private func compileRunner(_ source: String, flags: [String], into folder: String) -> String? {
+        let file = "coursebook-batch-runner.c", object = "coursebook-batch-runner.o"
+        var watcher = CollectingWatcher(timeLimit: .seconds(120))
+        var child = ChildProcess(executable: clang, arguments: flags + [file, "-o", object], workingDirectory: folder)
+        child.cancellation = cancellation
+        guard (try? writeAtomically(Array(source.utf8), to: folder + "/" + file, keepingPermissions: false)) != nil,
+              let ended = try? child.run(watching: &watcher),
+              ended.isSuccess, !watcher.timedOut, access(folder + "/" + object, R_OK) == 0 else { return nil }
+        return folder + "/" + object
     }
 }

@@ -159,37 +159,35 @@ struct CompilePlanTests {
         }
     }
 
-    /// The batch runner is a library of its own, compiled once and kept beside the plans: a
-    /// batch's `main.swift` then only declares it, and a second process finds the object.
+    /// The batch runner is compiled once (by the toolchain's clang) and kept beside the plans:
+    /// a batch's `main.swift` then only declares it, and a second process finds the object.
     @Test func theBatchRunnerIsCompiledOnceAndLinked() throws {
         let folder = temporaryFolder("plan-runner")
         defer { try? FileManager.default.removeItem(at: folder) }
         // A cache folder that does not exist yet (a fresh machine) is made.
         let file = folder.appendingPathComponent("cache/plans").path
         let first = try compilers(planFile: file).replaying
-        let object = try #require(first.libraryObject(module: ScenarioProgram.runnerModule.name,
-                                                      source: ScenarioProgram.runnerModule.source))
+        let elsewhere = folder.appendingPathComponent("batch").path
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let object = try #require(first.runnerObject(source: ScenarioProgram.runnerSource, orIn: elsewhere))
         #expect(object.hasPrefix(folder.path + "/cache/CoursebookBatchRunner-") && object.hasSuffix(".o"))
         var made = stat()
         #expect(stat(object, &made) == 0)
         let second = try compilers(planFile: file).replaying
-        #expect(second.libraryObject(module: ScenarioProgram.runnerModule.name,
-                                     source: ScenarioProgram.runnerModule.source) == object)
+        #expect(second.runnerObject(source: ScenarioProgram.runnerSource, orIn: elsewhere) == object)
         var found = stat()
         #expect(stat(object, &found) == 0 && found.st_mtim.tv_nsec == made.st_mtim.tv_nsec && found.st_ino == made.st_ino)
-        // Without a store the batch holds the runner's code.
-        #expect(try compilers().driver.libraryObject(module: "M", source: "") == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+        // Without a store it is compiled into the batch's folder; C that does not compile gives none.
+        let driver = try compilers().driver
+        #expect(driver.runnerObject(source: ScenarioProgram.runnerSource, orIn: elsewhere) == elsewhere + "/coursebook-batch-runner.o")
+        #expect(driver.runnerObject(source: "this is not C", orIn: elsewhere) == nil)
 
         let runner = ScenarioRunner(compiler: second, coreFiles: [], settings: RunSettings(), cache: nil)
-        let program = runner.batchProgram([(0, ScenarioSource(code: "print(1)\n", file: "a.md", firstLine: 3, columnOffsets: [0]))])
-        #expect(program.runnerObject == object)
-        let main = try #require(program.files.last)
+        let main = try #require(runner.batchProgram([(0, ScenarioSource(code: "print(1)\n", file: "a.md", firstLine: 3, columnOffsets: [0]))]).last)
         #expect(main.name == "main.swift")
         #expect(main.contents.contains("@_silgen_name(\"coursebook_batch_start\")"))
-        #expect(!main.contents.contains("fork()"))
-        let inline = ScenarioProgram.batch([(0, ScenarioSource(code: "print(1)\n", file: "a.md", firstLine: 3, columnOffsets: [0]))],
-                                           fileCount: 1, linkedRunner: false)
-        #expect(inline.last!.contents.contains("fork()"))
+        #expect(!main.contents.contains("fork()") && !main.contents.contains("import"))
     }
 
     @Test func shellWordsReadTheDriversAndClangsQuoting() {

@@ -160,9 +160,10 @@ struct ScenarioRunnerTests {
         #expect(sources == ["main.swift", "scenarios-0.swift", "scenarios-1.swift", "Invalidation.swift"])
     }
 
-    /// The runner linked in as a library of its own and the runner's code in `main.swift` give
-    /// every scenario the same outcome: output, error output, exit status, trap, thrown error.
-    @Test func theLinkedRunnerAndTheInlineOneAgree() throws {
+    /// The batch runner kept beside the plans and the runner compiled into the batch's own
+    /// folder (no store) give every scenario the same outcome: output, error output, exit
+    /// status, trap, thrown error.
+    @Test func theRunnerKeptAndTheRunnerCompiledForTheBatchAgree() throws {
         let jobs = [
             job("print(\"one\")\n", line: 10),
             job("import Glibc\nfputs(\"to stderr\\n\", stderr)\nexit(3)\n", line: 20),
@@ -170,20 +171,53 @@ struct ScenarioRunnerTests {
             job("print(\"x\", terminator: \"\")\nthrow CancellationError()\n", line: 40),
             job("print(CommandLine.arguments.count)\n", line: 50),
         ]
-        let linked = try runner()
-        #expect(linked.batchRunnerObject() != nil)
-        var inline = try runner()
-        inline.compiler.plans = nil
-        #expect(inline.batchRunnerObject() == nil)
-        let fromLinked = linked.run(jobs), fromInline = inline.run(jobs)
+        let kept = try runner()
+        #expect(kept.compiler.plans?.objectFolder != nil)
+        var unkept = try runner()
+        unkept.compiler.plans = nil
+        let fromKept = kept.run(jobs), fromUnkept = unkept.run(jobs)
+        // Either way: the batch, again without the scenario whose `import` a function cannot
+        // hold, and that one alone.
+        #expect(fromKept.compilerRuns == 3 && fromUnkept.compilerRuns == 3, "\(fromKept.compilerRuns), \(fromUnkept.compilerRuns)")
         // The runtime's stack trace after a trap holds addresses, which change from run to run.
         func withoutAddresses(_ outcomes: [ScenarioOutcome]) -> [String] {
             outcomes.map { "\($0)".components(separatedBy: "Current stack trace:")[0] }
         }
-        #expect(withoutAddresses(fromLinked.outcomes) == withoutAddresses(fromInline.outcomes))
-        #expect(withoutAddresses(fromLinked.outcomes)[3].contains("Error raised at top level"))
-        #expect(fromLinked.outcomes[0].completedOutput == "one\n")
-        #expect(fromLinked.outcomes[4].completedOutput == "1\n")
+        #expect(withoutAddresses(fromKept.outcomes) == withoutAddresses(fromUnkept.outcomes))
+        #expect(withoutAddresses(fromKept.outcomes)[3].contains("Error raised at top level"))
+        #expect(fromKept.outcomes[0].completedOutput == "one\n")
+        #expect(fromKept.outcomes[4].completedOutput == "1\n")
+        guard case .crashed(.exited(3), _, let errors, _) = fromKept.outcomes[1] else {
+            Issue.record("\(fromKept.outcomes[1])"); return
+        }
+        #expect(errors == "to stderr\n")
+    }
+
+    /// A toolchain whose clang cannot compile the runner makes no batch: each scenario is
+    /// compiled alone, and gives what it gives alone; the runner is not tried again for parts
+    /// of the batch, as a failed batch's parts are.
+    @Test func withoutTheRunnerEachScenarioIsCompiledAlone() throws {
+        let folder = temporaryFolder("clang-fails")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var runner = try runner()
+        // A swiftc of a folder of its own, the real one's script, beside a clang that fails and
+        // counts its calls.
+        let swiftc = folder.appendingPathComponent("swiftc").path, clang = folder.appendingPathComponent("clang").path
+        let calls = folder.appendingPathComponent("calls").path
+        try "#!/bin/sh\nexec \(runner.compiler.executable) \"$@\"\n".write(toFile: swiftc, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\necho called >> '\(calls)'\necho 'clang: error: no' >&2\nexit 1\n".write(toFile: clang, atomically: true, encoding: .utf8)
+        chmod(swiftc, 0o755)
+        chmod(clang, 0o755)
+        runner.compiler.executable = swiftc
+        runner.compiler.plans = nil
+        runner.settings.sandbox = .off
+        #expect(runner.compiler.clang == clang)
+        let jobs = (0..<6).map { job("print(\($0))\n", line: 10 + 3 * $0) }
+        let report = runner.run(jobs)
+        #expect(report.outcomes.map(\.completedOutput) == (0..<6).map { "\($0)\n" })
+        #expect(report.compilerRuns == 6, "\(report.compilerRuns) compiles")
+        let called = try String(contentsOfFile: calls, encoding: .utf8)
+        #expect(called == "called\n", "\(called)")
     }
 
     @Test func standaloneAndBatchedGiveTheSameOutput() throws {
