@@ -235,7 +235,8 @@ package struct SwiftCompiler: Sendable {
     /// `source`, the batch runner (C, see `ScenarioProgram.runnerSource`), compiled with the
     /// toolchain's clang into an object: once per compiler and source, kept beside the plans
     /// (see `CompilePlanStore`); without a store, into `folder` (a batch's own) each time. nil
-    /// when clang is missing or refuses it (the batch then cannot link, and says so).
+    /// when clang is missing or refuses it: there is then no batch, and each scenario is
+    /// compiled alone (see `CompileResult.runnerMissing`).
     package func runnerObject(source: String, orIn folder: String) -> String? {
         let flags = ["-O2", "-fPIC", "-w", "-c"]
         guard let plans, let store = plans.objectFolder else { return compileRunner(source, flags: flags, into: folder) }
