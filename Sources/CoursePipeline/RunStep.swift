@@ -44,8 +44,9 @@ extension Pipeline {
                                       onParse: { counts.swiftParses.add(1, ordering: .relaxed) },
                                       elsewhere: SwiftReadingProcess.elsewhere())
         let core = Self.core(of: course, reader: reader)
-        var ran = ScenariosRan(facts: CourseFacts(course), readingFindings: core.findings, compilerVersion: compiler.version,
-                               compilerLanguageMode: compiler.defaultLanguageMode)
+        // The compiler's language mode is asked for once the scenarios are under way (a new
+        // machine's compiler may still be telling it).
+        var ran = ScenariosRan(facts: CourseFacts(course), readingFindings: core.findings, compilerVersion: compiler.version)
         let runner = ScenarioRunner(compiler: compiler, coreFiles: course.coreFiles,
                                     settings: Self.settings(context.options, course: course, cacheFolder: context.cacheFolder),
                                     cache: context.cacheFolder.map(ResultCache.init(folder:)), cancellation: context.cancellation,
@@ -72,6 +73,7 @@ extension Pipeline {
             if index < run.durations.count, let duration = run.durations[index] { ran.durations[scenario.place] = duration }
         }
         ran.run = run
+        ran.compilerLanguageMode = compiler.defaultLanguageMode
         ran.cacheRefusals = run.cacheRefusals + reader.refusedEntries
         ran.cacheProblem = runner.cache?.store.problem
         context.ran = ran

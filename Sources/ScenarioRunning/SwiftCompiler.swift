@@ -20,8 +20,11 @@ package struct SwiftCompiler: Sendable {
     /// What identifies this compiler in the plans: its paths, sizes and modification times.
     package var stamp: String
     /// The language mode it compiles in when given no `-swift-version`; nil when it could not
-    /// be told.
-    package var defaultLanguageMode: LanguageMode?
+    /// be told. On a machine that had not asked this compiler before, the answer may still be
+    /// coming (see `locate`): this waits for it.
+    package var defaultLanguageMode: LanguageMode? { languageModeAnswer?.wait() ?? knownLanguageMode }
+    private var knownLanguageMode: LanguageMode?
+    private var languageModeAnswer: Background<LanguageMode?>?
     /// How its commands run: in a sandbox of their own and under a memory limit (see
     /// `CompilerConfinement`); nil: plainly, with no limit but the time.
     package var confinement: CompilerConfinement?
@@ -36,7 +39,7 @@ package struct SwiftCompiler: Sendable {
         self.runtimeFolder = runtimeFolder
         self.plans = plans
         self.stamp = stamp
-        self.defaultLanguageMode = defaultLanguageMode
+        knownLanguageMode = defaultLanguageMode
     }
 
     package struct Unavailable: Error, CustomStringConvertible {
@@ -71,8 +74,9 @@ package struct SwiftCompiler: Sendable {
                 return compiler
             }
         }
-        // The language mode is asked while the target info is: two compilers that do not
-        // wait for each other, on a machine that has neither answer yet.
+        // The language mode is asked while the target info is, on a machine that has neither
+        // answer yet: two compilers that do not wait for each other, and the check does not
+        // wait for the second before it starts reading its Swift.
         let probed = Background { probeDefaultLanguageMode(path) }
         // The version line and where the runtime lives, in one run.
         var watcher = CollectingWatcher(timeLimit: .seconds(60))
@@ -90,16 +94,21 @@ package struct SwiftCompiler: Sendable {
             _ = probed.wait()
             throw Unavailable(description: "'\(path) -print-target-info' failed (\(termination))")
         }
-        let mode = probed.wait()
-        if let versionCache {
-            try? FileManager.default.createDirectory(
-                atPath: (versionCache as NSString).deletingLastPathComponent,
-                withIntermediateDirectories: true)
-            try? writeAtomically(Array("\(stamp)\n\(version)\n\(runtime ?? "")\n\(mode?.rawValue ?? "-")".utf8),
-                                 to: versionCache, keepingPermissions: false)
-        }
+        // What needs the version (the Swift readings' keys) starts now; the language mode is
+        // waited for where it is first used, and the memo kept once it is known.
         var compiler = SwiftCompiler(executable: path, version: version, runtimeFolder: runtime,
-                                     plans: CompilePlanStore(file: planCache), stamp: stamp, defaultLanguageMode: mode)
+                                     plans: CompilePlanStore(file: planCache), stamp: stamp)
+        compiler.languageModeAnswer = Background {
+            let mode = probed.wait()
+            if let versionCache {
+                try? FileManager.default.createDirectory(
+                    atPath: (versionCache as NSString).deletingLastPathComponent,
+                    withIntermediateDirectories: true)
+                try? writeAtomically(Array("\(stamp)\n\(version)\n\(runtime ?? "")\n\(mode?.rawValue ?? "-")".utf8),
+                                     to: versionCache, keepingPermissions: false)
+            }
+            return mode
+        }
         compiler.replaysDriverPlans = replays
         return compiler
     }
