@@ -7,6 +7,9 @@ extension Pipeline {
     package func compiler() -> Result<(path: String, version: String), PipelineError> {
         do {
             let compiler = try SwiftCompiler.locate(versionCache: Self.compilerVersionMemo)
+            // Its language mode comes after the version on a machine that had not asked yet:
+            // waited for, so that the memo is kept and no compiler outlives this command.
+            _ = compiler.defaultLanguageMode
             return .success((compiler.executable, compiler.version))
         } catch {
             return .failure(PipelineError(path: nil, status: .toolchainUnavailable,
