@@ -57,11 +57,17 @@ package struct SwiftCompiler: Sendable {
         guard let path = findOnPath(requested) else {
             throw Unavailable(description: "cannot find '\(requested)' on PATH: scenarios need the Swift toolchain (set COURSEBOOK_SWIFTC to choose a compiler)")
         }
+        return try locate(path, versionCache: versionCache, planCache: planCache,
+                          replays: Self.replaysDriverPlans(environment))
+    }
+
+    /// The compiler at `path` (see `locate(versionCache:planCache:)`).
+    static func locate(_ path: String, versionCache: String?, planCache: String?,
+                       replays: Bool = true) throws(Unavailable) -> SwiftCompiler {
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         let frontend = URL(fileURLWithPath: resolved).deletingLastPathComponent()
             .appendingPathComponent("swift-frontend").path
         let stamp = [path, resolved, frontend].map(fileStamp).joined(separator: "\n")
-        let replays = Self.replaysDriverPlans(environment)
 
         if let versionCache, let remembered = try? String(contentsOfFile: versionCache, encoding: .utf8) {
             let lines = remembered.split(separator: "\n", omittingEmptySubsequences: false)
