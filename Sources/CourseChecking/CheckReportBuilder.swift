@@ -100,6 +100,7 @@ package struct CheckReportBuilder: Sendable {
             diagnostics: CourseCheck.ordered(diagnostics, course: course) + afterwards, results: results,
             rewrites: rewrites, compiledCount: run.compiledCount, cachedCount: run.cachedCount,
             compilerRuns: run.compilerRuns, compilerVersion: compilerVersion,
-            compilerLanguageMode: compilerLanguageMode, sandbox: run.sandbox, scope: scope)
+            compilerLanguageMode: compilerLanguageMode, sandbox: run.sandbox,
+            batchRunnerProblem: run.batchRunnerProblem, scope: scope)
     }
 }

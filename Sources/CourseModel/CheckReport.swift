@@ -110,6 +110,8 @@ package struct CheckReport: Sendable {
     package private(set) var compilerLanguageMode: LanguageMode?
     /// Where the scenario programs ran.
     package private(set) var sandbox: SandboxUse
+    /// Why no batch could be compiled, when none could (see `RunReport.batchRunnerProblem`).
+    package private(set) var batchRunnerProblem: String?
     /// What part of the course this report covers: the whole course, some of its lessons, or
     /// a shard of its scenarios.
     package private(set) var scope: CheckScope
@@ -117,7 +119,7 @@ package struct CheckReport: Sendable {
     package init(diagnostics: [Diagnostic], results: [ScenarioResult], rewrites: [LessonRewrite],
                  compiledCount: Int, cachedCount: Int, compilerRuns: Int, compilerVersion: String,
                  compilerLanguageMode: LanguageMode? = nil, sandbox: SandboxUse = .notNeeded,
-                 scope: CheckScope = .wholeCourse) {
+                 batchRunnerProblem: String? = nil, scope: CheckScope = .wholeCourse) {
         self.diagnostics = diagnostics
         self.results = results
         self.rewrites = rewrites
@@ -127,6 +129,7 @@ package struct CheckReport: Sendable {
         self.compilerVersion = compilerVersion
         self.compilerLanguageMode = compilerLanguageMode
         self.sandbox = sandbox
+        self.batchRunnerProblem = batchRunnerProblem
         self.scope = scope
     }
 

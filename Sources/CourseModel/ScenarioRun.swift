@@ -306,6 +306,9 @@ package struct RunReport: Sendable {
     package var durations: [Duration?]
     /// What became of a batch compiled before the scenarios' shapes were known.
     package var batchAhead: BatchAheadUse
+    /// Why the batch runner (the program that runs a batch's scenarios) could not be compiled,
+    /// when it could not: every scenario was then compiled alone, as slowly as one by one.
+    package var batchRunnerProblem: String? = nil
 
     package init(outcomes: [ScenarioOutcome], compiledCount: Int, cachedCount: Int,
                  compilerRuns: Int, diagnostics: [Diagnostic], sandbox: SandboxUse = .notNeeded,

@@ -155,6 +155,9 @@ struct ReportPrinter {
         if case .unavailable(let reason) = report.sandbox {
             console.error("coursebook \(command): note: scenarios ran without the sandbox: \(reason) ('--sandbox required' makes this an error)")
         }
+        if let problem = report.batchRunnerProblem {
+            console.error("coursebook \(command): note: every scenario was compiled alone, which is slower: coursebook could not compile the program that runs a batch of them (\(problem))")
+        }
         for update in report.updates {
             console.out("\(update.location.file):\(update.location.line): \(update.summary)")
         }

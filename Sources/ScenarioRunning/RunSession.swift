@@ -28,6 +28,9 @@ final class RunSession: Sendable {
         /// given by the linker: what the same program meets on every compile (not a time-out,
         /// a crash, a limit), kept in the cache with what the link read (`LinkInput`).
         var settledFailures: [Int: [LinkInput]] = [:]
+        /// Why the batch runner could not be compiled, when it could not (every scenario was
+        /// then compiled alone).
+        var runnerProblem: String?
     }
 
     init(runner: ScenarioRunner, jobs: [ScenarioJob], placement: Sandbox.Placement, batchAhead: BatchAhead? = nil) {
@@ -56,6 +59,7 @@ final class RunSession: Sendable {
     var coreErrors: [Diagnostic]? { state.withLock { $0.coreErrors } }
     var ranAlone: Set<Int> { state.withLock { $0.ranAlone } }
     var settledFailures: [Int: [LinkInput]] { state.withLock { $0.settledFailures } }
+    var runnerProblem: String? { state.withLock { $0.runnerProblem } }
 
     func removeWorkspace() {
         try? FileManager.default.removeItem(atPath: workspace)
@@ -107,7 +111,10 @@ final class RunSession: Sendable {
         guard !runner.isCancelled else { return [] }
         let compiled = batch.compiled
         // Without the runner no batch links: every program is compiled alone instead.
-        if compiled.runnerMissing { return indices }
+        if compiled.runnerMissing {
+            state.withLock { $0.runnerProblem = $0.runnerProblem ?? compiled.transcript }
+            return indices
+        }
 
         var blamed = Set<Int>()
         // Where the linker named no member: those of the files whose objects it named.

@@ -236,12 +236,18 @@ package struct ScenarioRunner: Sendable {
             pack(outcomes, keys: keys, started: started)
         }
         let diagnostics = moduleErrors + (coreErrors ?? [])
-        return RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count - refused.count,
+        // The program compiled ahead ran a compiler, unless it was a batch whose runner could
+        // not be compiled (the same runner as the session's, which then had none either).
+        var aheadRuns = started.aheadOfShapes == nil ? 0 : 1
+        if case .batch = started.aheadOfShapes?.kind, session.runnerProblem != nil { aheadRuns = 0 }
+        var report = RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count - refused.count,
                          cachedCount: cachedCount,
-                         compilerRuns: session.compilerRuns + typeChecked.compilerRuns + (started.aheadOfShapes == nil ? 0 : 1),
+                         compilerRuns: session.compilerRuns + typeChecked.compilerRuns + aheadRuns,
                          diagnostics: diagnostics, sandbox: use, cacheRefusals: cache?.store.refusals ?? 0,
                          durations: durations, batchAhead: started.aheadOfShapes == nil ? .none
                             : (ahead == nil ? .dropped : .used))
+        report.batchRunnerProblem = session.runnerProblem
+        return report
     }
 
     /// How a run used the sandbox, as its placement says.
@@ -325,9 +331,11 @@ package struct ScenarioRunner: Sendable {
     /// the core files, light, fill in. (One job per core left `main.swift` to run alone at
     /// the end, a second of one core idle.)
     func compileBatch(files: [(name: String, contents: String)], in folder: String, output: String) -> CompileResult {
-        guard let runner = compiler.runnerObject(source: ScenarioProgram.runnerSource, orIn: folder) else {
-            return CompileResult(termination: .exited(127), diagnostics: [], transcript: "cannot compile the batch runner with \(compiler.clang)",
-                                 runnerMissing: true)
+        let runner: String
+        switch compiler.runnerObject(source: ScenarioProgram.runnerSource, orIn: folder) {
+        case .success(let object): runner = object
+        case .failure(let failure):
+            return CompileResult(termination: .exited(127), diagnostics: [], transcript: failure.reason, runnerMissing: true)
         }
         let written = Self.write(files, in: folder)
         let paths = [written.last!] + written.dropLast() + coreFiles.map(\.path)

@@ -249,34 +249,58 @@ package struct SwiftCompiler: Sendable {
 
     /// `source`, the batch runner (C, see `ScenarioProgram.runnerSource`), compiled with the
     /// toolchain's clang into an object: once per compiler and source, kept beside the plans
-    /// (see `CompilePlanStore`); without a store, into `folder` (a batch's own) each time. nil
-    /// when clang is missing or refuses it: there is then no batch, and each scenario is
+    /// (see `CompilePlanStore`); without a store, or when the store cannot take it (a full disk,
+    /// a folder that cannot be written), into `folder` (a batch's own) each time. Fails with
+    /// why when clang is missing or refuses it: there is then no batch, and each scenario is
     /// compiled alone (see `CompileResult.runnerMissing`).
-    package func runnerObject(source: String, orIn folder: String) -> String? {
+    package func runnerObject(source: String, orIn folder: String) -> Result<String, RunnerFailure> {
         let flags = ["-O2", "-fPIC", "-w", "-c"]
-        guard let plans, let store = plans.objectFolder else { return compileRunner(source, flags: flags, into: folder) }
-        let key = SHA256.hex(([executable, stamp, version, clang, Self.fileStamp(clang), source] + flags).joined(separator: "\u{0}"))
-        return plans.object(key, unlessCancelled: cancellation) {
-            let object = "\(store)/CoursebookBatchRunner-\(key.prefix(32)).o"
-            if access(object, R_OK) == 0 { return object }
-            guard let scratch = makeScratchFolder(prefix: store + "/making-") else { return nil }
-            defer { try? FileManager.default.removeItem(atPath: scratch) }
-            guard let made = compileRunner(source, flags: flags, into: scratch), rename(made, object) == 0 else { return nil }
-            return object
+        if let plans, let store = plans.objectFolder {
+            let key = SHA256.hex(([executable, stamp, version, clang, Self.fileStamp(clang), source] + flags).joined(separator: "\u{0}"))
+            let kept = plans.object(key, unlessCancelled: cancellation) {
+                let object = "\(store)/CoursebookBatchRunner-\(key.prefix(32)).o"
+                if access(object, R_OK) == 0 { return object }
+                guard let scratch = makeScratchFolder(prefix: store + "/making-") else { return nil }
+                defer { try? FileManager.default.removeItem(atPath: scratch) }
+                guard case .success(let made) = compileRunner(source, flags: flags, into: scratch), rename(made, object) == 0 else { return nil }
+                return object
+            }
+            if let kept { return .success(kept) }
         }
+        return compileRunner(source, flags: flags, into: folder)
     }
 
-    /// The runner's object compiled in `folder`, its path; nil when it could not be. The file
+    /// Why the batch runner has no object: clang's own words, or what kept it from running.
+    package struct RunnerFailure: Error, Equatable {
+        package var reason: String
+    }
+
+    /// The runner's object compiled in `folder`, its path; or why it could not be. The file
     /// is the tool's own: clang needs no sandbox to compile it (a sandbox's start was a tenth
     /// to a quarter of a second before a batch on a new machine could compile).
-    private func compileRunner(_ source: String, flags: [String], into folder: String) -> String? {
+    private func compileRunner(_ source: String, flags: [String], into folder: String) -> Result<String, RunnerFailure> {
         let file = "coursebook-batch-runner.c", object = "coursebook-batch-runner.o"
-        var watcher = CollectingWatcher(timeLimit: .seconds(120))
+        let limit = Duration.seconds(120)
+        var watcher = CollectingWatcher(timeLimit: limit)
         var child = ChildProcess(executable: clang, arguments: flags + [file, "-o", object], workingDirectory: folder)
         child.cancellation = cancellation
-        guard (try? writeAtomically(Array(source.utf8), to: folder + "/" + file, keepingPermissions: false)) != nil,
-              let ended = try? child.run(watching: &watcher),
-              ended.isSuccess, !watcher.timedOut, access(folder + "/" + object, R_OK) == 0 else { return nil }
-        return folder + "/" + object
+        do {
+            try writeAtomically(Array(source.utf8), to: folder + "/" + file, keepingPermissions: false)
+        } catch {
+            return .failure(RunnerFailure(reason: "cannot write \(folder)/\(file): \(error)"))
+        }
+        let ended: Termination
+        do {
+            ended = try child.run(watching: &watcher)
+        } catch {
+            return .failure(RunnerFailure(reason: "cannot start \(clang): \(error)"))
+        }
+        if watcher.timedOut { return .failure(RunnerFailure(reason: "\(clang) took longer than \(limit) to compile it")) }
+        guard ended.isSuccess, access(folder + "/" + object, R_OK) == 0 else {
+            let words = String(decoding: watcher.standardError + watcher.standardOutput, as: UTF8.self)
+            let said = words.split(separator: "\n").first.map { ": \($0)" } ?? ""
+            return .failure(RunnerFailure(reason: "\(clang) ended with \(ended)\(said)"))
+        }
+        return .success(folder + "/" + object)
     }
 }

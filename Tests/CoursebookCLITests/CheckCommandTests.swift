@@ -346,6 +346,42 @@ import Testing
             """))
     }
 
+    /// A clang that cannot compile the batch runner: every scenario is compiled alone, each
+    /// verdict the same, and the check says why it was slower.
+    @Test func aRunnerThatCannotBeCompiledIsSaid() throws {
+        let root = temporaryFolder("runner-clang")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let course = root.appendingPathComponent("course"), tools = root.appendingPathComponent("tools")
+        try FileManager.default.createDirectory(at: course, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+        try #"{ "title": "Three Prints", "language": "en", "limitNotes": "optional" }"#
+            .write(to: course.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        try ("# Prints\n\n" + (1...3).map { "```swift scenario\nprint(\($0))\n```\n\n```output\n\($0)\n```\n" }.joined(separator: "\n"))
+            .write(to: course.appendingPathComponent("01-prints.md"), atomically: true, encoding: .utf8)
+        // The real compiler behind a script of a folder of its own, beside a clang that fails.
+        let real = try #require(findOnPathForTests("swiftc"))
+        let swiftc = tools.appendingPathComponent("swiftc").path, clang = tools.appendingPathComponent("clang").path
+        try "#!/bin/sh\nexec '\(real)' \"$@\"\n".write(toFile: swiftc, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\necho 'clang: error: cannot compile anything' >&2\nexit 1\n".write(toFile: clang, atomically: true, encoding: .utf8)
+        chmod(swiftc, 0o755)
+        chmod(clang, 0o755)
+        let environment = ["COURSEBOOK_SWIFTC": swiftc, "XDG_CACHE_HOME": root.appendingPathComponent("user-cache").path]
+        let result = try coursebook(["check", course.path, "--no-cache", "--sandbox", "off"], environment: environment)
+        #expect(result == CommandResult(status: 0, standardOutput: """
+            compiled 3 scenarios (3 swiftc runs), cache not used
+            3 passed, 0 failed
+
+            """, standardError: """
+            coursebook check: note: every scenario was compiled alone, which is slower: coursebook could not compile the program that runs a batch of them (\(clang) ended with exit status 1: clang: error: cannot compile anything)
+
+            """))
+        // With the toolchain's own clang: one batch, and nothing said.
+        let batched = try coursebook(["check", course.path, "--no-cache", "--sandbox", "off"],
+                                     environment: ["XDG_CACHE_HOME": root.appendingPathComponent("user-cache").path])
+        #expect(batched == CommandResult(status: 0, standardOutput: "compiled 3 scenarios (1 swiftc run), cache not used\n3 passed, 0 failed\n",
+                                         standardError: ""))
+    }
+
     @Test func theDefaultCourseFolderIsLessons() throws {
         let root = temporaryFolder("default")
         defer { try? FileManager.default.removeItem(at: root) }

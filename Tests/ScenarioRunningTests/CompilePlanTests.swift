@@ -169,19 +169,32 @@ struct CompilePlanTests {
         let first = try compilers(planFile: file).replaying
         let elsewhere = folder.appendingPathComponent("batch").path
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
-        let object = try #require(first.runnerObject(source: ScenarioProgram.runnerSource, orIn: elsewhere))
+        let object = try first.runnerObject(source: ScenarioProgram.runnerSource, orIn: elsewhere).get()
         #expect(object.hasPrefix(folder.path + "/cache/CoursebookBatchRunner-") && object.hasSuffix(".o"))
         var made = stat()
         #expect(stat(object, &made) == 0)
         let second = try compilers(planFile: file).replaying
-        #expect(second.runnerObject(source: ScenarioProgram.runnerSource, orIn: elsewhere) == object)
+        #expect(try second.runnerObject(source: ScenarioProgram.runnerSource, orIn: elsewhere).get() == object)
         var found = stat()
         #expect(stat(object, &found) == 0 && found.st_mtim.tv_nsec == made.st_mtim.tv_nsec && found.st_ino == made.st_ino)
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
         // Without a store it is compiled into the batch's folder; C that does not compile gives none.
         let driver = try compilers().driver
-        #expect(driver.runnerObject(source: ScenarioProgram.runnerSource, orIn: elsewhere) == elsewhere + "/coursebook-batch-runner.o")
-        #expect(driver.runnerObject(source: "this is not C", orIn: elsewhere) == nil)
+        #expect(try driver.runnerObject(source: ScenarioProgram.runnerSource, orIn: elsewhere).get() == elsewhere + "/coursebook-batch-runner.o")
+        guard case .failure(let failure) = driver.runnerObject(source: "this is not C", orIn: elsewhere) else {
+            Issue.record("C that does not compile gave an object")
+            return
+        }
+        #expect(failure.reason.hasPrefix("\(driver.clang) ended with exit status 1: coursebook-batch-runner.c:1:1: error:"), "\(failure.reason)")
+        // A store that cannot take the object (here its folder is a file; a full disk is the
+        // same to it): the batch's folder has it, each time, and batches are still made.
+        // (clang removed the object its failed compile would have written over.)
+        #expect(access(elsewhere + "/coursebook-batch-runner.o", F_OK) != 0)
+        let blocked = folder.appendingPathComponent("blocked")
+        try Data().write(to: blocked)
+        let full = try compilers(planFile: blocked.path + "/plans").replaying
+        #expect(try full.runnerObject(source: ScenarioProgram.runnerSource, orIn: elsewhere).get() == elsewhere + "/coursebook-batch-runner.o")
+        #expect(access(elsewhere + "/coursebook-batch-runner.o", R_OK) == 0)
 
         let runner = ScenarioRunner(compiler: second, coreFiles: [], settings: RunSettings(), cache: nil)
         let main = try #require(runner.batchProgram([(0, ScenarioSource(code: "print(1)\n", file: "a.md", firstLine: 3, columnOffsets: [0]))]).last)

@@ -218,6 +218,17 @@ struct ScenarioRunnerTests {
         #expect(report.compilerRuns == 6, "\(report.compilerRuns) compiles")
         let called = try String(contentsOfFile: calls, encoding: .utf8)
         #expect(called == "called\n", "\(called)")
+        // The report says why, in clang's words, for the check to tell.
+        #expect(report.batchRunnerProblem == "\(clang) ended with exit status 1: clang: error: no", "\(report.batchRunnerProblem ?? "none")")
+
+        // A batch begun ahead of the shapes needs the runner too: no compiler ran for it.
+        try "".write(toFile: calls, atomically: true, encoding: .utf8)
+        let ahead = runner.finish(runner.start(jobs.map(\.source), batchGuess: { _ in true }), jobs: jobs)
+        #expect(ahead.outcomes.map(\.completedOutput) == (0..<6).map { "\($0)\n" })
+        #expect(ahead.compilerRuns == 6, "\(ahead.compilerRuns) compiles")
+        #expect(ahead.batchRunnerProblem != nil)
+        // With a runner, nothing is said.
+        #expect(try self.runner().run(jobs).batchRunnerProblem == nil)
     }
 
     @Test func standaloneAndBatchedGiveTheSameOutput() throws {
