@@ -32,6 +32,10 @@ package struct ContentStore: Sendable {
     /// How many entries were refused, and why the store could not be used at all, if so.
     package var refusals: Int { refused.count.load(ordering: .relaxed) }
     package var problem: String? { refused.folderProblem }
+    /// Why an entry could not be written, the first time one could not (a full disk, a folder
+    /// that cannot be made): what this run learned is then not kept, and the next run does the
+    /// work again.
+    package var writeProblem: String? { refused.writeFailure.withLock { $0 } }
 
     private static let magic = "coursebook-entry 2\n"
     /// Larger entries are not believed (a scenario's output is capped far below this).
@@ -76,13 +80,18 @@ package struct ContentStore: Sendable {
         return Array(bytes[(signatureEnd + 1)...])
     }
 
-    /// Stores payloads by key. A store that cannot be written only makes the next run slower,
-    /// so failures are ignored. The writes are spread over the cores: a cold run stores
-    /// thousands.
+    /// Stores payloads by key. A store that cannot be written only makes the next run slower:
+    /// the first failure is kept (`writeProblem`), for the command to say, and the run goes on.
+    /// The writes are spread over the cores: a cold run stores thousands.
     package func write(_ entries: [(key: String, payload: [UInt8])], suffix: String) {
         guard !entries.isEmpty, secret != nil else { return }
         if !FileManager.default.fileExists(atPath: folder) {
-            guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil else { return }
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                refused.failedToWrite("cannot make \(folder): \(error.localizedDescription)")
+                return
+            }
             // The folder ignores itself, wherever a course keeps it.
             try? writeAtomically(Array("*\n".utf8), to: "\(folder)/.gitignore")
         }
@@ -93,7 +102,13 @@ package struct ContentStore: Sendable {
                 guard let signed = payload.withUnsafeBytes({ signature(key, $0) }) else { continue }
                 let bytes = Array((Self.magic + key + "\n").utf8) + signed + [UInt8(ascii: "\n")] + payload
                 // A rename replaces whatever had the name, a refused link included.
-                try? writeAtomically(bytes, to: path(key, suffix), keepingPermissions: false)
+                do {
+                    try writeAtomically(bytes, to: path(key, suffix), keepingPermissions: false)
+                } catch let error as FileWriteError {
+                    refused.failedToWrite("cannot write in \(folder): \(String(cString: strerror(error.code)))")
+                } catch {
+                    refused.failedToWrite("cannot write in \(folder): \(error)")
+                }
             }
         }
     }
@@ -159,4 +174,10 @@ package struct ContentStore: Sendable {
 private final class Refusals: Sendable {
     let count = Atomic<Int>(0)
     nonisolated(unsafe) var folderProblem: String?
+    let writeFailure = Mutex<String?>(nil)
+
+    /// Keeps the first write that failed.
+    func failedToWrite(_ why: String) {
+        writeFailure.withLock { $0 = $0 ?? why }
+    }
 }

@@ -75,7 +75,11 @@ extension Pipeline {
         ran.run = run
         ran.compilerLanguageMode = compiler.defaultLanguageMode
         ran.cacheRefusals = run.cacheRefusals + reader.refusedEntries
-        ran.cacheProblem = runner.cache?.store.problem
+        ran.cacheProblem = runner.cache.flatMap { cache in
+            cache.store.problem ?? cache.store.writeProblem.map {
+                "the cache cannot be written (\($0)): what this check found is not kept, and the next check does it again"
+            }
+        }
         context.ran = ran
     }
 

@@ -51,6 +51,28 @@ struct PipelineTests {
         #expect(try Pipeline().check(check).cache.problem == nil)
     }
 
+    /// A cache whose results cannot be written (here a folder stands at each result's name;
+    /// a full disk is the same to it): the check goes on and says so, once.
+    @Test func aCacheThatCannotBeWrittenIsSaid() throws {
+        let cache = temporaryFolder("pipeline-cache-unwritable")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        var check = CheckCommandOptions()
+        check.shared = options("passing", cache: cache)
+        #expect(try Pipeline().check(check).cache.problem == nil)
+        // The results, and the pack that holds them all for a warm check.
+        let results = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".out") || $0 == "outputs.pack" }
+        #expect(results.count == 3, "\(results)")
+        for name in results {
+            let path = cache.appendingPathComponent(name)
+            try FileManager.default.removeItem(at: path)
+            try FileManager.default.createDirectory(at: path.appendingPathComponent("inside"), withIntermediateDirectories: true)
+        }
+        let checked = try Pipeline().check(check)
+        #expect(checked.report.succeeded)
+        #expect(checked.cache.problem == "the cache cannot be written (cannot write in \(cache.path): Is a directory): what this check found is not kept, and the next check does it again",
+                "\(checked.cache.problem ?? "none")")
+    }
+
     @Test func aCheckParsesEachLessonOnceAndAWarmCheckParsesNoSwift() throws {
         let cache = temporaryFolder("pipeline-cache")
         defer { try? FileManager.default.removeItem(at: cache) }
