@@ -16,14 +16,14 @@ struct ContentStoreWriteTests {
         #expect(store.read("kept", suffix: "out") == Array("a".utf8))
         #expect(store.writeProblem == nil)
 
-        // An entry whose name a folder holds (a rename cannot replace it): not written, and said.
+        // An entry whose name a folder holds (a rename cannot replace it): not written, and said,
+        // also by the store it was copied from (the runner writes through copies of its cache,
+        // the check asks the one it holds).
+        let copy = store
         try FileManager.default.createDirectory(atPath: root + "/store/blocked.out/inside", withIntermediateDirectories: true)
-        store.write([("blocked", Array("b".utf8)), ("after", Array("c".utf8))], suffix: "out")
+        copy.write([("blocked", Array("b".utf8)), ("after", Array("c".utf8))], suffix: "out")
         #expect(store.writeProblem == "cannot write in \(root)/store: Is a directory", "\(store.writeProblem ?? "none")")
         #expect(store.read("after", suffix: "out") == Array("c".utf8))
-        // A copy of the store shares what its writes met.
-        let copy = store
-        #expect(copy.writeProblem == store.writeProblem)
 
         // A folder that cannot be made (a file stands where its parent would be).
         try Data().write(to: URL(fileURLWithPath: root + "/file"))
