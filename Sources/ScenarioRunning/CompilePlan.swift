@@ -229,8 +229,9 @@ package final class CompilePlanStore: Sendable {
 
     private let file: String?
     private let contents: Locked<Contents?>
-    /// Objects of the tool's own libraries, by module and source, once per process.
-    private let objects = Locked<[String: String?]>([:])
+    /// Objects of the tool's own libraries, by module and source, once per process: the path,
+    /// clang's refusal, or nil when the store could not keep one.
+    private let objects = Locked<[String: Result<String, SwiftCompiler.RunnerFailure>?]>([:])
     /// How many plans were learned from the driver and from `clang`, how many answers of
     /// `swift-autolink-extract` were kept, and how many compiles were replayed to their end
     /// (tests read them).
@@ -262,13 +263,16 @@ package final class CompilePlanStore: Sendable {
         return folder
     }
 
-    /// The object of `key`, made by `make` the first time this process asks.
-    /// A failure is remembered for this process too, except one of a cancelled compile.
-    func object(_ key: String, unlessCancelled cancellation: Cancellation? = nil, make: () -> String?) -> String? {
+    /// The object of `key`, made by `make` the first time this process asks: its path, why
+    /// it cannot be made, or nil when the store cannot keep it. Each answer is remembered for
+    /// this process, except one of a cancelled compile.
+    func object(_ key: String, unlessCancelled cancellation: Cancellation? = nil,
+                make: () -> Result<String, SwiftCompiler.RunnerFailure>?) -> Result<String, SwiftCompiler.RunnerFailure>? {
         objects.withLock { objects in
             if let known = objects[key] { return known }
             let made = make()
-            if made != nil || cancellation?.isCancelled != true { objects[key] = made }
+            let madeIt = if case .success = made { true } else { false }
+            if madeIt || cancellation?.isCancelled != true { objects[key] = .some(made) }
             return made
         }
     }

@@ -252,20 +252,24 @@ package struct SwiftCompiler: Sendable {
     /// (see `CompilePlanStore`); without a store, or when the store cannot take it (a full disk,
     /// a folder that cannot be written), into `folder` (a batch's own) each time. Fails with
     /// why when clang is missing or refuses it: there is then no batch, and each scenario is
-    /// compiled alone (see `CompileResult.runnerMissing`).
+    /// compiled alone (see `CompileResult.runnerMissing`). A refusal met while compiling for the
+    /// store is the answer, for this batch and the rest of the process: clang is not run again
+    /// for the same source.
     package func runnerObject(source: String, orIn folder: String) -> Result<String, RunnerFailure> {
         let flags = ["-O2", "-fPIC", "-w", "-c"]
         if let plans, let store = plans.objectFolder {
             let key = SHA256.hex(([executable, stamp, version, clang, Self.fileStamp(clang), source] + flags).joined(separator: "\u{0}"))
-            let kept = plans.object(key, unlessCancelled: cancellation) {
+            let kept = plans.object(key, unlessCancelled: cancellation) { () -> Result<String, RunnerFailure>? in
                 let object = "\(store)/CoursebookBatchRunner-\(key.prefix(32)).o"
-                if access(object, R_OK) == 0 { return object }
+                if access(object, R_OK) == 0 { return .success(object) }
                 guard let scratch = makeScratchFolder(prefix: store + "/making-") else { return nil }
                 defer { try? FileManager.default.removeItem(atPath: scratch) }
-                guard case .success(let made) = compileRunner(source, flags: flags, into: scratch), rename(made, object) == 0 else { return nil }
-                return object
+                switch compileRunner(source, flags: flags, into: scratch) {
+                case .failure(let failure): return failure.isClangs ? .failure(failure) : nil
+                case .success(let made): return rename(made, object) == 0 ? .success(object) : nil
+                }
             }
-            if let kept { return .success(kept) }
+            if let kept { return kept }
         }
         return compileRunner(source, flags: flags, into: folder)
     }
@@ -273,6 +277,9 @@ package struct SwiftCompiler: Sendable {
     /// Why the batch runner has no object: clang's own words, or what kept it from running.
     package struct RunnerFailure: Error, Equatable {
         package var reason: String
+        /// Clang ran, or could not be started, and gave no object (not a folder that could
+        /// not take the source).
+        var isClangs = true
     }
 
     /// The runner's object compiled in `folder`, its path; or why it could not be. The file
@@ -287,7 +294,7 @@ package struct SwiftCompiler: Sendable {
         do {
             try writeAtomically(Array(source.utf8), to: folder + "/" + file, keepingPermissions: false)
         } catch {
-            return .failure(RunnerFailure(reason: "cannot write \(folder)/\(file): \(error)"))
+            return .failure(RunnerFailure(reason: "cannot write \(folder)/\(file): \(error)", isClangs: false))
         }
         let ended: Termination
         do {

@@ -229,6 +229,17 @@ struct ScenarioRunnerTests {
         #expect(ahead.batchRunnerProblem != nil)
         // With a runner, nothing is said.
         #expect(try self.runner().run(jobs).batchRunnerProblem == nil)
+
+        // With a store to keep the object in, clang's refusal is the answer: it is not asked
+        // again in the batch's folder, nor for the next batch of the process.
+        try "".write(toFile: calls, atomically: true, encoding: .utf8)
+        runner.compiler.plans = CompilePlanStore(file: folder.appendingPathComponent("cache/plans").path)
+        let stored = runner.run(jobs), again = runner.run(jobs)
+        #expect(stored.outcomes.map(\.completedOutput) == (0..<6).map { "\($0)\n" })
+        #expect(stored.batchRunnerProblem == "\(clang) ended with exit status 1: clang: error: no", "\(stored.batchRunnerProblem ?? "none")")
+        #expect(again.batchRunnerProblem == stored.batchRunnerProblem && again.compilerRuns == 6)
+        let calledWithStore = try String(contentsOfFile: calls, encoding: .utf8)
+        #expect(calledWithStore == "called\n", "\(calledWithStore)")
     }
 
     @Test func standaloneAndBatchedGiveTheSameOutput() throws {
