@@ -161,3 +161,18 @@ package func readRegularFile(atPath path: String) -> Result<[UInt8], FileReadFai
 package func readFile(atPath path: String) -> [UInt8]? {
     try? readRegularFile(atPath: path).get()
 }
+
+/// Makes a folder and those above it that are missing, as `mkdir -p` does; fails with the
+/// system's reason (a file where a folder would be: "Not a directory"), for `path`.
+package func makeFolders(_ path: String, mode: mode_t = 0o755) throws(FileWriteError) {
+    var info = stat()
+    if stat(path, &info) == 0 {
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw FileWriteError(path: path, code: ENOTDIR) }
+        return
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty, parent != path {
+        do { try makeFolders(parent, mode: mode) } catch { throw FileWriteError(path: path, code: error.code) }
+    }
+    if mkdir(path, mode) != 0, errno != EEXIST { throw FileWriteError(path: path, code: errno) }
+}

@@ -87,9 +87,9 @@ package struct ContentStore: Sendable {
         guard !entries.isEmpty, secret != nil else { return }
         if !FileManager.default.fileExists(atPath: folder) {
             do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try makeFolders(folder)
             } catch {
-                refused.failedToWrite("cannot make \(folder): \(error.localizedDescription)")
+                refused.failedToWrite("cannot make \(folder): \(String(cString: strerror(error.code)))")
                 return
             }
             // The folder ignores itself, wherever a course keeps it.

@@ -75,12 +75,23 @@ extension Pipeline {
         ran.run = run
         ran.compilerLanguageMode = compiler.defaultLanguageMode
         ran.cacheRefusals = run.cacheRefusals + reader.refusedEntries
-        ran.cacheProblem = runner.cache.flatMap { cache in
-            cache.store.problem ?? cache.store.writeProblem.map {
-                "the cache cannot be written (\($0)): what this check found is not kept, and the next check does it again"
-            }
-        }
+        ran.cacheProblem = Self.cacheProblem(results: runner.cache?.store, readings: reader.writeProblem,
+                                             plans: compiler.plans?.writeProblem)
         context.ran = ran
+    }
+
+    /// What the check says of its caches: the course's (its results and readings) first, then
+    /// the one every course shares (the Swift readings and the compiler's plans), which only
+    /// makes other checks slower.
+    static func cacheProblem(results: ContentStore?, readings: (course: String?, shared: String?), plans: String?) -> String? {
+        if let problem = results?.problem { return problem }
+        if let why = results?.writeProblem ?? readings.course {
+            return "the cache cannot be written (\(why)): what this check found is not kept, and the next check does it again"
+        }
+        if let why = readings.shared ?? plans {
+            return "the cache every course shares cannot be written (\(why)): the Swift this check read and the compiles it planned are not kept for other checks, which do them again"
+        }
+        return nil
     }
 
     /// A check stopped by its cancellation: what it found is dropped, and what it ran after the

@@ -239,6 +239,10 @@ package final class CompilePlanStore: Sendable {
     package let learnedLinks = Atomic<Int>(0)
     package let learnedAutolinks = Atomic<Int>(0)
     package let replayedCompiles = Atomic<Int>(0)
+    private let writeFailure = Mutex<String?>(nil)
+    /// Why the plans could not be kept, the first time they could not (a full disk, a folder
+    /// that cannot be made): the next process asks the driver again.
+    package var writeProblem: String? { writeFailure.withLock { $0 } }
 
     /// - Parameter file: where plans persist; nil keeps them for this process only.
     package init(file: String?) {
@@ -323,8 +327,23 @@ package final class CompilePlanStore: Sendable {
             return file == nil ? nil : (try? JSONEncoder().encode(contents)).map { Array($0) }
         }
         guard let file, let bytes else { return }
-        try? FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent,
-                                                 withIntermediateDirectories: true)
-        try? writeAtomically(bytes, to: file, keepingPermissions: false)
+        let folder = (file as NSString).deletingLastPathComponent
+        do {
+            try makeFolders(folder)
+        } catch {
+            failedToWrite("cannot make \(folder): \(String(cString: strerror(error.code)))")
+            return
+        }
+        do {
+            try writeAtomically(bytes, to: file, keepingPermissions: false)
+        } catch let error as FileWriteError {
+            failedToWrite("cannot write \(file): \(String(cString: strerror(error.code)))")
+        } catch {
+            failedToWrite("cannot write \(file): \(error)")
+        }
+    }
+
+    private func failedToWrite(_ why: String) {
+        writeFailure.withLock { $0 = $0 ?? why }
     }
 }

@@ -117,6 +117,9 @@ package struct SwiftBlockReader: Sendable {
 
     /// Stored readings that were found and not believed (see `ContentStore`).
     package var refusedEntries: Int { (store?.refusals ?? 0) + (shared?.refusals ?? 0) }
+    /// Why a reading could not be kept in the course's store, and in the shared one, the first
+    /// time one could not (see `ContentStore.writeProblem`): the blocks are then read again.
+    package var writeProblem: (course: String?, shared: String?) { (store?.writeProblem, shared?.writeProblem) }
 
     /// What a parse learned, apart from the HTML: all that a check reads.
     static let factsSuffix = "swift"

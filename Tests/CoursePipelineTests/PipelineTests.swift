@@ -1,3 +1,4 @@
+import CourseFiles
 import CourseModel
 @testable import CoursePipeline
 import Foundation
@@ -71,6 +72,30 @@ struct PipelineTests {
         #expect(checked.report.succeeded)
         #expect(checked.cache.problem == "the cache cannot be written (cannot write in \(cache.path): Is a directory): what this check found is not kept, and the next check does it again",
                 "\(checked.cache.problem ?? "none")")
+    }
+
+    /// The cache every course shares (the Swift readings; the compiler's plans, held by
+    /// `CompilePlanTests`) that cannot be written: the check goes on and says so; the course's
+    /// own cache, written, is said first when it cannot be.
+    @Test func aSharedCacheThatCannotBeWrittenIsSaid() throws {
+        let root = temporaryFolder("pipeline-shared-unwritable")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data().write(to: root.appendingPathComponent("file"))
+        let shared = root.appendingPathComponent("file/readings").path
+        var check = CheckCommandOptions()
+        check.shared = options("passing", cache: root.appendingPathComponent("cache"))
+        let checked = try Pipeline(sharedReadings: shared).check(check)
+        #expect(checked.report.succeeded)
+        let problem = try #require(checked.cache.problem)
+        #expect(problem == "the cache every course shares cannot be written (cannot make \(shared): Not a directory): the Swift this check read and the compiles it planned are not kept for other checks, which do them again", "\(problem)")
+        #expect(try Pipeline(sharedReadings: root.appendingPathComponent("readings").path).check(check).cache.problem == nil)
+
+        let course = ContentStore(folder: root.appendingPathComponent("course").path)
+        course.write([("k", [1])], suffix: "out")
+        #expect(Pipeline.cacheProblem(results: course, readings: ("course readings", "shared readings"), plans: "plans")
+                == "the cache cannot be written (course readings): what this check found is not kept, and the next check does it again")
+        #expect(Pipeline.cacheProblem(results: course, readings: (nil, nil), plans: "plans")?.hasPrefix("the cache every course shares cannot be written (plans)") == true)
+        #expect(Pipeline.cacheProblem(results: nil, readings: (nil, nil), plans: nil) == nil)
     }
 
     @Test func aCheckParsesEachLessonOnceAndAWarmCheckParsesNoSwift() throws {

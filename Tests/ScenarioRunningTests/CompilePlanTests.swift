@@ -127,6 +127,25 @@ struct CompilePlanTests {
         #expect(second.plans?.learnedCompiles.load(ordering: .relaxed) == 0)
         #expect(second.plans?.learnedLinks.load(ordering: .relaxed) == 0)
         #expect(second.plans?.replayedCompiles.load(ordering: .relaxed) == 1)
+        #expect(first.plans?.writeProblem == nil && second.plans?.writeProblem == nil)
+    }
+
+    /// Plans that cannot be kept (a file stands where their folder would be; a full disk is
+    /// the same to them) leave the compile as it was, and the store says why, once.
+    @Test func plansThatCannotBeKeptAreSaid() throws {
+        let folder = temporaryFolder("plan-file-blocked")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("file"))
+        let blocked = try compilers(planFile: folder.appendingPathComponent("file/plans").path).replaying
+        let (result, program) = compile("print(3)\n", with: blocked, in: folder, "c")
+        #expect(result.succeeded)
+        #expect(try output(of: program) == "3\n")
+        #expect(blocked.plans?.writeProblem == "cannot make \(folder.path)/file: Not a directory", "\(blocked.plans?.writeProblem ?? "none")")
+        // Where the folder is there and the file's name a folder holds, the write is what fails.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("plans/inside"), withIntermediateDirectories: true)
+        let taken = try compilers(planFile: folder.appendingPathComponent("plans").path).replaying
+        #expect(compile("print(4)\n", with: taken, in: folder, "d").0.succeeded)
+        #expect(taken.plans?.writeProblem == "cannot write \(folder.path)/plans: Is a directory", "\(taken.plans?.writeProblem ?? "none")")
     }
 
     /// A type error and a failed link read as the driver's: the same diagnostics, the same
