@@ -236,10 +236,9 @@ package struct ScenarioRunner: Sendable {
             pack(outcomes, keys: keys, started: started)
         }
         let diagnostics = moduleErrors + (coreErrors ?? [])
-        // The program compiled ahead ran a compiler, unless it was a batch whose runner could
-        // not be compiled (the same runner as the session's, which then had none either).
-        var aheadRuns = started.aheadOfShapes == nil ? 0 : 1
-        if case .batch = started.aheadOfShapes?.kind, session.runnerProblem != nil { aheadRuns = 0 }
+        // The program compiled ahead ran a compiler, unless it was a batch that had no runner
+        // to link (its compile says so; the workspace's removal waits for it anyway).
+        let aheadRuns = started.aheadOfShapes.map { $0.compiled.wait().runnerMissing ? 0 : 1 } ?? 0
         var report = RunReport(outcomes: outcomes.map { $0! }, compiledCount: pending.count - refused.count,
                          cachedCount: cachedCount,
                          compilerRuns: session.compilerRuns + typeChecked.compilerRuns + aheadRuns,
