@@ -3,7 +3,7 @@ import Foundation
 /// Writes a file whole or not at all: the bytes go to a new file beside the destination,
 /// which is then renamed over it, so that a reader (or a later run after a crash) never sees
 /// half a file. An existing file keeps its permissions.
-package func writeAtomically(_ bytes: [UInt8], to path: String, keepingPermissions: Bool = true) throws {
+package func writeAtomically(_ bytes: [UInt8], to path: String, keepingPermissions: Bool = true) throws(FileWriteError) {
     let folder = (path as NSString).deletingLastPathComponent
     let name = (path as NSString).lastPathComponent
     let temporary = (folder.isEmpty ? "" : folder + "/")
@@ -43,7 +43,9 @@ package struct FileWriteError: Error, CustomStringConvertible, LocalizedError {
     package var path: String
     package var code: Int32
 
-    package var description: String { "\(path): \(String(cString: strerror(code)))" }
+    /// The system's reason ("No space left on device").
+    package var reason: String { String(cString: strerror(code)) }
+    package var description: String { "\(path): \(reason)" }
     package var errorDescription: String? { description }
 }
 

@@ -86,10 +86,10 @@ package struct ContentStore: Sendable {
     package func write(_ entries: [(key: String, payload: [UInt8])], suffix: String) {
         guard !entries.isEmpty, secret != nil else { return }
         if !FileManager.default.fileExists(atPath: folder) {
-            do {
+            do throws(FileWriteError) {
                 try makeFolders(folder)
             } catch {
-                refused.failedToWrite("cannot make \(folder): \(String(cString: strerror(error.code)))")
+                refused.failedToWrite("cannot make \(folder): \(error.reason)")
                 return
             }
             // The folder ignores itself, wherever a course keeps it.
@@ -102,12 +102,10 @@ package struct ContentStore: Sendable {
                 guard let signed = payload.withUnsafeBytes({ signature(key, $0) }) else { continue }
                 let bytes = Array((Self.magic + key + "\n").utf8) + signed + [UInt8(ascii: "\n")] + payload
                 // A rename replaces whatever had the name, a refused link included.
-                do {
+                do throws(FileWriteError) {
                     try writeAtomically(bytes, to: path(key, suffix), keepingPermissions: false)
-                } catch let error as FileWriteError {
-                    refused.failedToWrite("cannot write in \(folder): \(String(cString: strerror(error.code)))")
                 } catch {
-                    refused.failedToWrite("cannot write in \(folder): \(error)")
+                    refused.failedToWrite("cannot write in \(folder): \(error.reason)")
                 }
             }
         }

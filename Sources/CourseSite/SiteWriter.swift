@@ -267,10 +267,10 @@ package final class SiteStaging: SiteSink, @unchecked Sendable {
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         staging = parent.appendingPathComponent(".\(out.lastPathComponent).coursebook-new-\(tag)")
         previous = parent.appendingPathComponent(".\(out.lastPathComponent).coursebook-old-\(tag)")
-        do {
-            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        do throws(FileWriteError) {
+            try makeFolders(parent.path)
         } catch {
-            throw SiteWriteError(folder: destination, message: "cannot write the site: \(error.localizedDescription)")
+            throw SiteWriteError(folder: destination, message: "cannot write the site: cannot make \(parent.path): \(error.reason)")
         }
         lock = try SiteLock(beside: out, destination: destination)
         do {

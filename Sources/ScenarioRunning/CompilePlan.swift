@@ -328,18 +328,16 @@ package final class CompilePlanStore: Sendable {
         }
         guard let file, let bytes else { return }
         let folder = (file as NSString).deletingLastPathComponent
-        do {
+        do throws(FileWriteError) {
             try makeFolders(folder)
         } catch {
-            failedToWrite("cannot make \(folder): \(String(cString: strerror(error.code)))")
+            failedToWrite("cannot make \(folder): \(error.reason)")
             return
         }
-        do {
+        do throws(FileWriteError) {
             try writeAtomically(bytes, to: file, keepingPermissions: false)
-        } catch let error as FileWriteError {
-            failedToWrite("cannot write \(file): \(String(cString: strerror(error.code)))")
         } catch {
-            failedToWrite("cannot write \(file): \(error)")
+            failedToWrite("cannot write \(file): \(error.reason)")
         }
     }
 

@@ -258,6 +258,11 @@ struct BuildCommandTests {
         #expect(foreign.status == 4)
         #expect(foreign.standardError == "coursebook build: build failed in step read: \(out.path): the site holds files coursebook did not write (notes.md); a build would delete them: move them out, or choose another --out\n")
         #expect(try String(contentsOf: out.appendingPathComponent("notes.md"), encoding: .utf8) == "mine")
+
+        // A file where a folder above --out would be: the system's reason, not Foundation's.
+        try Data().write(to: root.appendingPathComponent("file"))
+        let underFile = try coursebook(["build", "passing", "--out", root.path + "/file/sub/site"])
+        #expect(underFile == CommandResult(status: 4, standardOutput: "", standardError: "coursebook build: build failed in step render: \(root.path)/file/sub/site: cannot write the site: cannot make \(root.path)/file/sub: Not a directory\n"))
     }
 
     @Test func refusesTheCourseFolderAndFoldersItDidNotWrite() throws {

@@ -382,6 +382,26 @@ import Testing
                                          standardError: ""))
     }
 
+    /// A user's cache that cannot be written (here `XDG_CACHE_HOME` is a file; a read-only
+    /// home on a CI runner is the same): the check passes and says so once, in the system's
+    /// words.
+    @Test func aUserCacheThatCannotBeWrittenIsNoted() throws {
+        let root = temporaryFolder("user-cache-blocked")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let blocked = root.appendingPathComponent("cache-file")
+        try Data().write(to: blocked)
+        // (In the sandbox: outside it the compiler keeps its own module cache there too, and fails.)
+        let result = try coursebook(["check", "passing", "--no-cache"], environment: ["XDG_CACHE_HOME": blocked.path])
+        #expect(result == CommandResult(status: 0, standardOutput: """
+            compiled 2 scenarios (2 swiftc runs), cache not used
+            2 passed, 0 failed, 1 skipped
+
+            """, standardError: """
+            coursebook check: note: the cache every course shares cannot be written (cannot make \(blocked.path)/coursebook: Not a directory): the Swift this check read and the compiles it planned are not kept for other checks, which do them again
+
+            """))
+    }
+
     @Test func theDefaultCourseFolderIsLessons() throws {
         let root = temporaryFolder("default")
         defer { try? FileManager.default.removeItem(at: root) }
