@@ -8,13 +8,14 @@ RELEASE := .build/release/coursebook
 DEBUG := .build/debug/coursebook
 # What a fresh Debian machine with the Swift toolchain lacks: cmark-gfm (parsing), bubblewrap
 # (the scenarios' sandbox), libmicrohttpd (the preview server of 'coursebook serve'), libssl-dev
-# (OpenSSL's libcrypto: the cache's SHA-256 and HMAC), tidy and
+# (OpenSSL's libcrypto: the cache's SHA-256 and HMAC), zlib1g-dev (the search index's gzip files, read
+# back for the word counts Pagefind gave the pages), tidy and
 # chromium (the site's tests), xmllint and python3-jsonschema (the tests that hold the JUnit and
 # JSON reports to their schemas), neovim (a real editor as the client of 'coursebook lsp' in the
 # tests). The bench also needs hugo, the peer it is measured against,
 # cmark-gfm's command, the floor for deeply nested lessons, and python3-venv: the bench makes a
 # virtual environment under .build/bench with MkDocs Material from PyPI, the documentation peer.
-DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libmicrohttpd-dev libssl-dev tidy chromium bubblewrap \
+DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libmicrohttpd-dev libssl-dev zlib1g-dev tidy chromium bubblewrap \
 	libxml2-utils python3-jsonschema neovim
 BENCH_PACKAGES := hugo cmark-gfm python3-venv
 # Pagefind, the site's search index, comes from PyPI (the pagefind-bin wheel ships its binary).

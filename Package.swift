@@ -62,7 +62,7 @@ let layers: [(name: String, mayImport: [String])] = [
     ("HTMLText", []),
     ("BackgroundWork", []),
     ("CourseModel", []),
-    ("CourseFiles", ["CLibCrypto"]),
+    ("CourseFiles", ["CLibCrypto", "CZlib"]),
     ("LessonParsing", ["CourseModel", "CourseFiles", "HTMLText", "BackgroundWork", "CCmarkGFM"]),
     ("SwiftReading", ["CourseModel", "CourseFiles", "HTMLText", "BackgroundWork"]),
     ("Processes", ["CourseModel", "CourseFiles", "BackgroundWork", "CProcess"]),
@@ -116,7 +116,7 @@ let forbiddenReaches: [(from: String, to: String)] = [
 ]
 /// Only these layers may import a C module.
 let cModuleOwners = ["CCmarkGFM": "LessonParsing", "CProcess": "Processes", "CMicroHTTPD": "PreviewServer",
-                     "CLibCrypto": "CourseFiles"]
+                     "CLibCrypto": "CourseFiles", "CZlib": "CourseFiles"]
 
 func reach(of layer: String) -> Set<String> {
     var found: Set<String> = []
@@ -168,6 +168,13 @@ let package = Package(
             name: "CLibCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+
+        // zlib: the search index's files are gzip, and the build reads back the word count
+        // Pagefind gave each page (only CourseFiles sees it).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
 
         // pipe2 and posix_spawn_file_actions_addchdir_np, which Swift's Glibc does not show.
         .target(name: "CProcess"),

@@ -114,16 +114,22 @@ package struct SearchIndexer: Sendable {
 
     /// The list of the bundles in `site`, which the search page merges into the first: the
     /// shards with a bundle there (a stale index carried over may lack some), each with the ids
-    /// of its pages (see `SearchShards.listText`).
+    /// of its pages and, when there are several bundles, the word count Pagefind gave each page
+    /// (see `SearchShards.listText`).
     static func writeList(_ plan: SearchShards, site: String) {
         let bundles = plan.shards.indices.compactMap { number -> (shard: Int, pages: [String])? in
             let bundle = site + "/" + shardFolder(number)
             guard number == 0 || FileManager.default.fileExists(atPath: bundle + "/pagefind-entry.json") else { return nil }
             return (number, pageIDs(inBundle: bundle))
         }
+        // One bundle is ranked by Pagefind alone: its lengths are not needed.
+        let lengths = bundles.count < 2 ? nil : bundles.map { bundle in
+            wordCounts(of: bundle.pages, inBundle: site + "/" + shardFolder(bundle.shard))
+        }
         let path = site + "/" + folder + "/" + SearchShards.listName
         try? FileManager.default.createDirectory(atPath: site + "/" + folder, withIntermediateDirectories: true)
-        try? writeAtomically(Array(SearchShards.listText(bundles).utf8), to: path, keepingPermissions: false)
+        let text = SearchShards.listText(bundles, lengths: lengths.flatMap { $0.contains(nil) ? nil : $0.map { $0! } })
+        try? writeAtomically(Array(text.utf8), to: path, keepingPermissions: false)
     }
 
     /// The ids Pagefind gave the pages of a bundle, which its results carry: the names of the
@@ -132,6 +138,25 @@ package struct SearchIndexer: Sendable {
         let suffix = ".pf_fragment"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: bundle + "/fragment")) ?? []
         return names.filter { $0.hasSuffix(suffix) }.map { String($0.dropLast(suffix.count)) }.sorted()
+    }
+
+    /// The number of words Pagefind counted in each of `pages` of a bundle, which it ranks the
+    /// page by (BM25's page length), read back from the pages' fragments: gzip, Pagefind's
+    /// `pagefind_dcd` mark, then JSON with a `word_count`. Nil when a fragment cannot be read
+    /// so: the search page then ranks without the lengths.
+    static func wordCounts(of pages: [String], inBundle bundle: String) -> [Int]? {
+        var counts: [Int] = []
+        counts.reserveCapacity(pages.count)
+        let mark = Array("pagefind_dcd".utf8)
+        for page in pages {
+            guard let compressed = readFile(atPath: bundle + "/fragment/" + page + ".pf_fragment"),
+                  let bytes = Gzip.decompressed(compressed), bytes.starts(with: mark),
+                  let object = try? JSONSerialization.jsonObject(with: Data(bytes.dropFirst(mark.count))) as? [String: Any],
+                  let count = object["word_count"] as? Int, count >= 0
+            else { return nil }
+            counts.append(count)
+        }
+        return counts
     }
 
     /// The SHA-256 of what Pagefind reads for each page, in the order of `pages`: its search

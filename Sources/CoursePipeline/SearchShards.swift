@@ -55,19 +55,24 @@ struct SearchShards: Equatable {
     /// The text of that list, for the bundles in place (`bundles`: each one's shard number and
     /// the ids Pagefind gave its pages, the names of its fragments): `shards`, the folders of the
     /// bundles after the first, inside the index folder, each ending in `/`, which the search page
-    /// merges into the first; `pages`, each bundle's page ids, the first bundle's first. Pagefind
-    /// ranks a result by its own bundle's word statistics; with the ids the search page knows
-    /// each result's bundle, and ranks the results as one index would (see `search.js`).
-    static func listText(_ bundles: [(shard: Int, pages: [String])]) -> String {
-        let list = List(shards: bundles.dropFirst().map { folder($0.shard) + "/" }, pages: bundles.map(\.pages))
+    /// merges into the first; `pages`, each bundle's page ids, the first bundle's first; and
+    /// `lengths`, when given, the number of words Pagefind counted in each of those pages.
+    /// Pagefind ranks a result by its own bundle's word statistics; with the ids the search page
+    /// knows each result's bundle, with the lengths each bundle's mean page length, and ranks the
+    /// results as one index would (see `search.js`).
+    static func listText(_ bundles: [(shard: Int, pages: [String])], lengths: [[Int]]? = nil) -> String {
+        let list = List(shards: bundles.dropFirst().map { folder($0.shard) + "/" }, pages: bundles.map(\.pages),
+                        lengths: lengths)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding strings and arrays of strings cannot fail.
+        // Encoding strings, numbers and arrays of them cannot fail.
         return String(decoding: (try? encoder.encode(list)) ?? Data(), as: UTF8.self) + "\n"
     }
 
     private struct List: Encodable {
         var shards: [String]
         var pages: [[String]]
+        /// Left out when nil (one bundle, or a fragment that could not be read).
+        var lengths: [[Int]]?
     }
 }

@@ -165,4 +165,81 @@ struct SearchShardsBuildTests {
             """) as? [String] ?? []
         #expect(Set(raw) == Set(byTimes) && raw != byTimes, "\(raw)")
     }
+
+    /// The same across shards whose pages are of many lengths: Pagefind weighs a page's length
+    /// against its own bundle's mean, so each bundle's results are scored again with the whole
+    /// course's mean (the word counts in `coursebook-shards.json`), and rank as in one index,
+    /// though taking only the idf to the whole index's (the list without its lengths) does not.
+    @Test func resultsOfPagesOfManyLengthsRankAsInOneIndex() throws {
+        guard findOnPath("pagefind") != nil else {
+            Issue.record("pagefind is not installed: 'make' installs it (pip install pagefind-bin)")
+            return
+        }
+        guard let chromium = findOnPath("chromium") ?? findOnPath("chromium-browser") else {
+            Issue.record("chromium is not installed: 'make' installs it (Debian package chromium)")
+            return
+        }
+        let root = temporaryFolder("search-lengths")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("course")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try #"{ "title": "Lanterns", "language": "en", "limitNotes": "optional" }"#
+            .write(to: folder.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        let lanterns = [3, 1, 5, 2, 4, 8, 6, 0, 10, 7, 11, 0, 9, 12, 0, 13]
+        let rivers = [5, 150, 20, 300, 60, 12, 400, 35, 220, 80, 9, 260, 45, 500, 15, 120]
+        let titled = [2, 5, 9, 12, 15]
+        for index in lanterns.indices {
+            let words = Array(repeating: "lantern", count: lanterns[index]) + Array(repeating: "river", count: rivers[index])
+            // Some titles hold the word too, which Pagefind scores apart.
+            let title = titled.contains(index) ? "Lantern" : "Lesson"
+            try "# \(title) \(index + 1)\n\n\(words.joined(separator: " ")).\n"
+                .write(to: folder.appendingPathComponent(String(format: "%02d-lesson.md", index + 1)), atomically: true, encoding: .utf8)
+        }
+        func built(pagesPerShard: Int) throws -> URL {
+            let out = root.appendingPathComponent("site-\(pagesPerShard)")
+            let result = try coursebook(["build", folder.path, "--out", out.path, "--cache-dir", root.appendingPathComponent("cache").path],
+                                        environment: ["COURSEBOOK_SEARCH_SHARD_PAGES": "\(pagesPerShard)"])
+            #expect(result.status == 0, "\(result)")
+            return out
+        }
+        let one = try built(pagesPerShard: 100), sharded = try built(pagesPerShard: 2)
+        let listed = try JSONSerialization.jsonObject(with: Data(contentsOf: sharded.appendingPathComponent("pagefind/coursebook-shards.json"))) as? [String: Any]
+        let pages = listed?["pages"] as? [[String]] ?? [], lengths = listed?["lengths"] as? [[Int]] ?? []
+        #expect(pages.count >= 4 && lengths.map(\.count) == pages.map(\.count), "\(String(describing: listed))")
+        // Pagefind counts the heading's two words and the lesson's own.
+        #expect(lengths.joined().sorted() == lanterns.indices.map { lanterns[$0] + rivers[$0] + 2 }.sorted(), "\(lengths)")
+        let oneListed = try String(contentsOf: one.appendingPathComponent("pagefind/coursebook-shards.json"), encoding: .utf8)
+        #expect(!oneListed.contains("lengths"), "\(oneListed)")
+
+        let browser = try Browser(chromium)
+        func searchPage(_ site: URL) throws -> [String] {
+            let server = try StaticServer(root: site)
+            try browser.open(server.url("search.html"))
+            return try browser.searchResults(for: "lantern")
+        }
+        let inOne = try searchPage(one)
+        #expect(inOne.count == 12 && Set(inOne.prefix(titled.count)) == Set(titled.map { String(format: "%02d-lesson.html", $0 + 1) }), "\(inOne)")
+        let inShards = try searchPage(sharded)
+        #expect(inShards == inOne, "\(inShards) against \(inOne)")
+
+        // The same results ranked by the page's own ranking (taken from its script, between the
+        // markers), given the ids alone.
+        let idfOnly = try browser.evaluate("""
+            (async () => {
+              const folder = new URL('pagefind/', location.href);
+              const list = await fetch(new URL('coursebook-shards.json', folder)).then((response) => response.json());
+              const found = await import(new URL('pagefind.js?ids', folder).href);
+              const options = { baseUrl: '/' };
+              await found.options(options);
+              await found.init();
+              for (const shard of list.shards) await found.mergeIndex(new URL(shard, folder).href, options);
+              const search = await found.search('lantern');
+              const script = await fetch(document.querySelector('script[src*="search"]').src).then((response) => response.text());
+              const acrossBundles = new Function(script.match(/\\/\\/ \\[acrossBundles\\n([\\s\\S]*?)\\/\\/ acrossBundles\\]/)[1] + 'return acrossBundles;')();
+              const ranked = acrossBundles(search.results, list.pages, undefined, 'lantern').slice(0, 12);
+              return (await Promise.all(ranked.map((entry) => entry.data()))).map((data) => data.url.replace(/^\\//, ''));
+            })()
+            """) as? [String] ?? []
+        #expect(Set(idfOnly).count == 12 && idfOnly != inOne, "\(idfOnly)")
+    }
 }

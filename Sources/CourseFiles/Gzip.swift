@@ -1,0 +1,36 @@
+internal import CZlib
+
+/// Gzip, read with zlib (Debian's zlib1g-dev): the search index's files are gzip streams, and
+/// the build reads back from them what Pagefind wrote (see `SearchIndexer`).
+package enum Gzip {
+    /// The bytes `compressed` holds, at most `limit` of them; nil when it is not one whole gzip
+    /// stream or holds more than `limit` bytes (so that no file can make a reader hold more).
+    package static func decompressed(_ compressed: [UInt8], limit: Int = 64 << 20) -> [UInt8]? {
+        var stream = z_stream()
+        guard coursebook_inflate_gzip(&stream) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        guard compressed.count <= Int(UInt32.max) else { return nil }
+        return compressed.withUnsafeBufferPointer { input -> [UInt8]? in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = UInt32(input.count)
+            while true {
+                let status = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = UInt32(buffer.count)
+                    return inflate(&stream, Z_NO_FLUSH)
+                }
+                let produced = chunk.count - Int(stream.avail_out)
+                guard output.count + produced <= limit else { return nil }
+                output += chunk.prefix(produced)
+                switch status {
+                case Z_STREAM_END: return stream.avail_in == 0 ? output : nil
+                case Z_OK: continue
+                // Z_BUF_ERROR with output room left: the input ended before the stream did.
+                default: return nil
+                }
+            }
+        }
+    }
+}
