@@ -1,7 +1,7 @@
 internal import CZlib
 
-/// Gzip, read with zlib (Debian's zlib1g-dev): the search index's files are gzip streams, and
-/// the build reads back from them what Pagefind wrote (see `SearchIndexer`).
+/// Gzip, with zlib (Debian's zlib1g-dev): the search index's files are gzip streams, which the
+/// build reads back and, for the statistics of its shards, writes again (see `SearchBalance`).
 package enum Gzip {
     /// The bytes `compressed` holds, at most `limit` of them; nil when it is not one whole gzip
     /// stream or holds more than `limit` bytes (so that no file can make a reader hold more).
@@ -28,6 +28,33 @@ package enum Gzip {
                 case Z_STREAM_END: return stream.avail_in == 0 ? output : nil
                 case Z_OK: continue
                 // Z_BUF_ERROR with output room left: the input ended before the stream did.
+                default: return nil
+                }
+            }
+        }
+    }
+
+    /// `bytes` as one gzip stream, compressed at zlib's best level (as Pagefind writes its
+    /// files); nil only if zlib cannot start.
+    package static func compressed(_ bytes: [UInt8]) -> [UInt8]? {
+        var stream = z_stream()
+        guard bytes.count <= Int(UInt32.max), coursebook_deflate_gzip(&stream, Z_BEST_COMPRESSION) == Z_OK else { return nil }
+        defer { deflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        return bytes.withUnsafeBufferPointer { input -> [UInt8]? in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = UInt32(input.count)
+            while true {
+                let status = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = UInt32(buffer.count)
+                    return deflate(&stream, Z_FINISH)
+                }
+                output += chunk.prefix(chunk.count - Int(stream.avail_out))
+                switch status {
+                case Z_STREAM_END: return output
+                case Z_OK: continue
                 default: return nil
                 }
             }

@@ -114,22 +114,19 @@ package struct SearchIndexer: Sendable {
 
     /// The list of the bundles in `site`, which the search page merges into the first: the
     /// shards with a bundle there (a stale index carried over may lack some), each with the ids
-    /// of its pages and, when there are several bundles, the word count Pagefind gave each page
-    /// (see `SearchShards.listText`).
+    /// of its pages and, when there are several, how many balance pages it was given
+    /// (`balance`; see `SearchShards.listText`).
     static func writeList(_ plan: SearchShards, site: String) {
         let bundles = plan.shards.indices.compactMap { number -> (shard: Int, pages: [String])? in
             let bundle = site + "/" + shardFolder(number)
             guard number == 0 || FileManager.default.fileExists(atPath: bundle + "/pagefind-entry.json") else { return nil }
             return (number, pageIDs(inBundle: bundle))
         }
-        // One bundle is ranked by Pagefind alone: its lengths are not needed.
-        let lengths = bundles.count < 2 ? nil : bundles.map { bundle in
-            wordCounts(of: bundle.pages, inBundle: site + "/" + shardFolder(bundle.shard))
-        }
+        // One bundle is ranked by its own statistics, which are the whole index's.
+        let balance = bundles.count < 2 ? nil : Self.balance(bundles.map { site + "/" + shardFolder($0.shard) })
         let path = site + "/" + folder + "/" + SearchShards.listName
         try? FileManager.default.createDirectory(atPath: site + "/" + folder, withIntermediateDirectories: true)
-        let text = SearchShards.listText(bundles, lengths: lengths.flatMap { $0.contains(nil) ? nil : $0.map { $0! } })
-        try? writeAtomically(Array(text.utf8), to: path, keepingPermissions: false)
+        try? writeAtomically(Array(SearchShards.listText(bundles, balance: balance).utf8), to: path, keepingPermissions: false)
     }
 
     /// The ids Pagefind gave the pages of a bundle, which its results carry: the names of the
@@ -140,23 +137,66 @@ package struct SearchIndexer: Sendable {
         return names.filter { $0.hasSuffix(suffix) }.map { String($0.dropLast(suffix.count)) }.sorted()
     }
 
-    /// The number of words Pagefind counted in each of `pages` of a bundle, which it ranks the
-    /// page by (BM25's page length), read back from the pages' fragments: gzip, Pagefind's
-    /// `pagefind_dcd` mark, then JSON with a `word_count`. Nil when a fragment cannot be read
-    /// so: the search page then ranks without the lengths.
-    static func wordCounts(of pages: [String], inBundle bundle: String) -> [Int]? {
-        var counts: [Int] = []
-        counts.reserveCapacity(pages.count)
-        let mark = Array("pagefind_dcd".utf8)
-        for page in pages {
-            guard let compressed = readFile(atPath: bundle + "/fragment/" + page + ".pf_fragment"),
-                  let bytes = Gzip.decompressed(compressed), bytes.starts(with: mark),
-                  let object = try? JSONSerialization.jsonObject(with: Data(bytes.dropFirst(mark.count))) as? [String: Any],
-                  let count = object["word_count"] as? Int, count >= 0
-            else { return nil }
-            counts.append(count)
+    /// Gives the bundles in `folders` the balance pages that make each one's mean page length
+    /// the whole index's (`SearchBalance`), in their metadata, and returns how many each holds.
+    /// A bundle whose metadata changes is written under a new name (its entry file names it, and
+    /// a browser that kept the old one fetches the new), and its record is signed again for its
+    /// files as they now are. Nil when a bundle's metadata cannot be read (another Pagefind, or
+    /// a course in several languages): the search page then ranks by the idf alone.
+    static func balance(_ folders: [String]) -> [Int]? {
+        var bundles: [BundleMeta] = []
+        for folder in folders {
+            guard let bundle = BundleMeta(folder: folder) else { return nil }
+            bundles.append(bundle)
         }
-        return counts
+        let balance = SearchBalance(lengths: bundles.map(\.meta.lengths))
+        return zip(bundles, balance.pages).map { bundle, pages in
+            let balanced = bundle.meta.balanced(pages)
+            guard balanced != bundle.meta else { return pages.count }
+            return bundle.write(balanced) ? pages.count : bundle.meta.pages.count - bundle.meta.lengths.count
+        }
+    }
+
+    /// A bundle's entry file and metadata, read from its folder.
+    struct BundleMeta {
+        var folder: String
+        var entry: [String: Any]
+        var language: String
+        var name: String
+        var meta: PagefindMeta
+
+        init?(folder: String) {
+            guard let bytes = readFile(atPath: folder + "/pagefind-entry.json"),
+                  let entry = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+                  let languages = entry["languages"] as? [String: Any], languages.count == 1,
+                  let (language, value) = languages.first, let hash = (value as? [String: Any])?["hash"] as? String,
+                  let compressed = readFile(atPath: folder + "/pagefind.\(hash).pf_meta"),
+                  let meta = Gzip.decompressed(compressed).flatMap(PagefindMeta.init(bytes:)) else { return nil }
+            (self.folder, self.entry, self.language, self.name, self.meta) = (folder, entry, language, hash, meta)
+        }
+
+        /// Writes `meta` in place of the bundle's, under a name of its own (the language and
+        /// the first bytes of its SHA-256, as Pagefind names it), then the entry naming it,
+        /// then the record; false when nothing could be changed.
+        func write(_ meta: PagefindMeta) -> Bool {
+            let bytes = meta.bytes
+            var hash = SHA256()
+            hash.update(bytes)
+            let name = language + "_" + hash.finalize().prefix(10)
+            guard let compressed = Gzip.compressed(bytes), var languages = entry["languages"] as? [String: Any],
+                  var info = languages[language] as? [String: Any] else { return false }
+            info["hash"] = name
+            languages[language] = info
+            var entry = self.entry
+            entry["languages"] = languages
+            guard let entryBytes = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys, .withoutEscapingSlashes]),
+                  (try? writeAtomically(compressed, to: folder + "/pagefind.\(name).pf_meta", keepingPermissions: false)) != nil,
+                  (try? writeAtomically(Array(entryBytes), to: folder + "/pagefind-entry.json", keepingPermissions: false)) != nil
+            else { return false }
+            if name != self.name { try? FileManager.default.removeItem(atPath: folder + "/pagefind.\(self.name).pf_meta") }
+            SearchIndexRecord.signAgain(in: folder)
+            return true
+        }
     }
 
     /// The SHA-256 of what Pagefind reads for each page, in the order of `pages`: its search

@@ -90,6 +90,17 @@ struct SearchIndexRecord: Equatable {
         try? writeAtomically(Array(signedText(secret: secret).utf8), to: path, keepingPermissions: false)
     }
 
+    /// The record in `folder` signed again for the bundle's files as they are now, when it is
+    /// one this user signed: after the build itself changed a file (the balance pages,
+    /// `SearchBalance`), the record still says which pages the bundle was built from, and now
+    /// which files it has. Nothing is written for a record that does not hold.
+    static func signAgain(in folder: String, secret: [UInt8]? = machineSecret) {
+        guard let secret, let bytes = readFile(atPath: folder + "/" + SearchIndexer.recordName),
+              var record = SearchIndexRecord(signedText: String(decoding: bytes, as: UTF8.self), secret: secret) else { return }
+        record.files = digests(of: folder)
+        record.write(to: folder + "/" + SearchIndexer.recordName, secret: secret)
+    }
+
     /// The files of the shard's bundle in `folder` (the record excepted), with their digests,
     /// sorted by path.
     static func digests(of folder: String) -> [(String, String)] {

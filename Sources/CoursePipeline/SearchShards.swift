@@ -56,13 +56,14 @@ struct SearchShards: Equatable {
     /// the ids Pagefind gave its pages, the names of its fragments): `shards`, the folders of the
     /// bundles after the first, inside the index folder, each ending in `/`, which the search page
     /// merges into the first; `pages`, each bundle's page ids, the first bundle's first; and
-    /// `lengths`, when given, the number of words Pagefind counted in each of those pages.
-    /// Pagefind ranks a result by its own bundle's word statistics; with the ids the search page
-    /// knows each result's bundle, with the lengths each bundle's mean page length, and ranks the
-    /// results as one index would (see `search.js`).
-    static func listText(_ bundles: [(shard: Int, pages: [String])], lengths: [[Int]]? = nil) -> String {
+    /// `balance`, when given, how many balance pages each bundle holds (`SearchBalance`).
+    /// Pagefind ranks a result by its own bundle's word statistics; the balance pages make each
+    /// bundle's mean page length the whole index's, and with the ids and the counts the search
+    /// page knows each result's bundle and its idf, and ranks the results as one index would
+    /// (see `search.js`).
+    static func listText(_ bundles: [(shard: Int, pages: [String])], balance: [Int]? = nil) -> String {
         let list = List(shards: bundles.dropFirst().map { folder($0.shard) + "/" }, pages: bundles.map(\.pages),
-                        lengths: lengths)
+                        balance: balance)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding strings, numbers and arrays of them cannot fail.
@@ -72,7 +73,7 @@ struct SearchShards: Equatable {
     private struct List: Encodable {
         var shards: [String]
         var pages: [[String]]
-        /// Left out when nil (one bundle, or a fragment that could not be read).
-        var lengths: [[Int]]?
+        /// Left out when nil (one bundle, or a bundle whose metadata could not be read).
+        var balance: [Int]?
     }
 }

@@ -31,6 +31,14 @@ struct GzipTests {
         #expect(Gzip.decompressed(sample, limit: 21) != nil)
     }
 
+    @Test func writesWhatGzipReads() throws {
+        let text = Array(String(repeating: "Görünüm yeniden hesaplanır. ", count: 5_000).utf8)
+        let compressed = try #require(Gzip.compressed(text))
+        #expect(compressed.starts(with: [31, 139]) && compressed.count < text.count / 20)
+        #expect(Gzip.decompressed(compressed) == text)
+        #expect(Gzip.compressed([]).flatMap { Gzip.decompressed($0) } == [])
+    }
+
     /// A gzip stream of `bytes` made by the system's gzip.
     func gzipped(_ bytes: [UInt8]) -> [UInt8] {
         let folder = temporaryFolder("gzip")

@@ -61,9 +61,9 @@ struct SearchShardsTests {
         #expect(SearchShards.listText([(0, ["tr_1"]), (1, ["tr_2"]), (3, [])])
                 == "{\"pages\":[[\"tr_1\"],[\"tr_2\"],[]],\"shards\":[\"shard-1/\",\"shard-3/\"]}\n")
         #expect(SearchIndexer.shardFolder(0) == "pagefind" && SearchIndexer.shardFolder(3) == "pagefind/shard-3")
-        // With the word counts Pagefind gave the pages, each bundle's beside its ids.
-        #expect(SearchShards.listText([(0, ["tr_1", "tr_3"]), (1, ["tr_2"])], lengths: [[120, 80], [95]])
-                == "{\"lengths\":[[120,80],[95]],\"pages\":[[\"tr_1\",\"tr_3\"],[\"tr_2\"]],\"shards\":[\"shard-1/\"]}\n")
+        // With the number of balance pages of each bundle (`SearchBalance`).
+        #expect(SearchShards.listText([(0, ["tr_1", "tr_3"]), (1, ["tr_2"])], balance: [3, 0])
+                == "{\"balance\":[3,0],\"pages\":[[\"tr_1\",\"tr_3\"],[\"tr_2\"]],\"shards\":[\"shard-1/\"]}\n")
     }
 
     @Test func theListIsJSONWhateverTheIdsHold() throws {

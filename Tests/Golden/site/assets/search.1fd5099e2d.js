@@ -83,47 +83,29 @@ function result(data, headingLevel) {
 
 // Pagefind ranks a result by BM25 with the statistics of its own bundle: the share of its pages
 // that hold the word (a word in half the pages of one shard and in every page of another weighs
-// four times as much in the first) and their mean length. With its default weights, Pagefind
-// 1.5 scores a page for a word as
-//   idf(N_b, n_b) × (1.8 × (k1 + 1) w / (k1 (1 − b + b L / mean_b) + w) + 5 t)
-// (N_b pages in its bundle, n_b of them found; k1 1.4, b 0.75; the page L words long, the word
-// weighing w in it; 1.8 for a word found as it was typed; t 1 when the page's title holds it,
-// which the score shows, since the first term is at most 4.32). For a query of one word each
-// score is taken back to w, then scored again with the whole index's statistics (N and n in all
-// bundles, the mean length of all their pages), so that the results of all bundles rank as one
-// index would rank them. For a query of several words, or without the lengths, only the idf is
-// taken to the whole index's. `bundles` lists each bundle's page ids and `lengths` each page's
-// word count (coursebook-shards.json); one bundle keeps Pagefind's order.
+// four times as much in the first) and their mean length. The build gives each bundle pages
+// that hold no word (`balance`, how many each has), so that every bundle's mean page length is
+// the whole index's; then a result's score is its bundle's inverse document frequency times
+// what one index gives, and each is taken to the whole index's: idf(N, n) / idf(N_b, n_b) (N_b
+// pages in its bundle, balance pages included, n_b of them found; N and n in all), as Pagefind
+// computes it, so that the results of all bundles rank as one index would rank them: exactly
+// so for a query of one word, whatever forms of it a page holds. `list` is
+// coursebook-shards.json: each bundle's page ids (`pages`) and its balance pages; one bundle
+// keeps Pagefind's order.
 // [acrossBundles
-function acrossBundles(results, bundles, lengths, query = '') {
+function acrossBundles(results, list) {
+  const bundles = list?.pages;
   if (!Array.isArray(bundles) || bundles.length < 2) return results;
-  const k1 = 1.4, b = 0.75, asTyped = 1.8, inTitle = 5;
-  const oneWord = query.trim().split(/\s+/).length === 1;
-  const withLengths = oneWord && Array.isArray(lengths) && lengths.length === bundles.length
-    && lengths.every((counts, number) => Array.isArray(counts) && counts.length === bundles[number].length && counts.length > 0);
-  const bundleOf = new Map(), lengthOf = new Map();
-  bundles.forEach((ids, number) => ids.forEach((id, at) => {
-    bundleOf.set(id, number);
-    if (withLengths) lengthOf.set(id, lengths[number][at]);
-  }));
+  const balance = Array.isArray(list.balance) && list.balance.length === bundles.length ? list.balance : bundles.map(() => 0);
+  const bundleOf = new Map();
+  bundles.forEach((ids, number) => ids.forEach((id) => bundleOf.set(id, number)));
   const idf = (pages, found) => Math.log((pages - found + 0.5) / (found + 0.5) + 1);
-  const sum = (counts) => counts.reduce((total, count) => total + count, 0);
-  const means = withLengths ? lengths.map((counts) => sum(counts) / counts.length) : [];
-  const wholeMean = withLengths ? sum(lengths.map(sum)) / sum(lengths.map((counts) => counts.length)) : 0;
   const found = bundles.map(() => 0);
   for (const entry of results) if (bundleOf.has(entry.id)) found[bundleOf.get(entry.id)] += 1;
   const whole = idf(bundles.reduce((total, ids) => total + ids.length, 0), results.length);
-  const norm = (length, mean) => k1 * (1 - b + b * length / mean);
   const score = (entry) => {
     const number = bundleOf.get(entry.id);
-    if (number === undefined) return entry.score;
-    const own = idf(bundles[number].length, found[number]);
-    const length = lengthOf.get(entry.id), perIdf = entry.score / own;
-    const title = perIdf >= inTitle ? inTitle : 0;
-    const tf = (perIdf - title) / asTyped;
-    if (!withLengths || !(means[number] > 0) || !(wholeMean > 0) || !(tf >= 0 && tf < k1 + 1)) return entry.score * whole / own;
-    const weight = tf * norm(length, means[number]) / (k1 + 1 - tf);
-    return whole * (asTyped * (k1 + 1) * weight / (norm(length, wholeMean) + weight) + title);
+    return number === undefined ? entry.score : entry.score * whole / idf(bundles[number].length + (Number(balance[number]) || 0), found[number]);
   };
   return results.map((entry) => ({ entry, score: score(entry) }))
     .sort((first, second) => second.score - first.score).map(({ entry }) => entry);
@@ -131,7 +113,7 @@ function acrossBundles(results, bundles, lengths, query = '') {
 // acrossBundles]
 
 let loaded;
-// Pagefind, loaded once, and the page ids and lengths of each bundle of the index; null when it cannot be
+// Pagefind, loaded once, and the page ids and balance of each bundle of the index; null when it cannot be
 // (a page opened from disk). A large course's index is in shards: the first in pagefind/, the
 // others in the folders its list names, each merged into the first (searched with its
 // scripts, results ranked together by `acrossBundles`).
@@ -150,7 +132,7 @@ function pagefind() {
       const merged = await Promise.all(shards.map((shard) => found.mergeIndex(new URL(shard, folder).href, options).then(() => true, () => false)));
       // A bundle that could not be merged finds nothing: the others are ranked without it.
       const kept = (value, number) => number === 0 || merged[number - 1];
-      return { found, bundles: (listed.pages || []).filter(kept), lengths: listed.lengths?.filter(kept) };
+      return { found, list: { pages: (listed.pages || []).filter(kept), balance: listed.balance?.filter(kept) } };
     } catch (error) {
       return null;
     }
@@ -182,7 +164,7 @@ function attach({ field, status, list, labels, headingLevel, onQuery }) {
     }
     const search = await index.found.debouncedSearch(query, {}, 120);
     if (search === null || ticket !== latest) return;
-    const ranked = acrossBundles(search.results, index.bundles, index.lengths, query);
+    const ranked = acrossBundles(search.results, index.list);
     const found = await Promise.all(ranked.slice(0, 12).map((entry) => entry.data()));
     if (ticket !== latest) return;
     say(found.length ? labels.results : labels.nothing, query, search.results.length);

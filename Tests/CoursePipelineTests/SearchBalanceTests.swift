@@ -1,0 +1,74 @@
+@testable import CoursePipeline
+import Testing
+
+/// The balance pages that give every bundle of an index in shards the whole index's mean page
+/// length, and the metadata of a bundle they are written into.
+struct SearchBalanceTests {
+    func mean(_ lengths: [Int]) -> Double { Double(lengths.reduce(0, +)) / Double(lengths.count) }
+
+    @Test func everyBundlesMeanBecomesTheWholeIndexs() {
+        let bundles = [[37, 153, 304, 262], [10, 27, 22, 408, 514, 56], [232, 17, 89, 135, 22], [66]]
+        let whole = mean(bundles.flatMap { $0 })
+        let balance = SearchBalance(lengths: bundles)
+        #expect(balance.pages.count == bundles.count)
+        for (bundle, pages) in zip(bundles, balance.pages) {
+            #expect(!pages.isEmpty && pages.allSatisfy { $0 >= 0 }, "\(pages)")
+            // As near as whole numbers allow: within half a word over the bundle's pages.
+            #expect(abs(mean(bundle + pages) - whole) <= 0.5 / Double(bundle.count + pages.count), "\(bundle) \(pages)")
+        }
+    }
+
+    @Test func aBundleLongerThanTheWholeGetsShortPages() {
+        // Means 1000 and 100 (whole 550): the first needs pages shorter than its own.
+        let balance = SearchBalance(lengths: [[1000, 1000], [100, 100]])
+        let first = balance.pages[0]
+        #expect(!first.isEmpty && mean([1000, 1000] + first) == 550, "\(first)")
+        #expect(mean([100, 100] + balance.pages[1]) == 550, "\(balance.pages[1])")
+    }
+
+    @Test func aBundleAtTheMeanOrWithNoWordsGetsNone() {
+        #expect(SearchBalance(lengths: [[10, 30], [20]]).pages == [[], []])
+        #expect(SearchBalance(lengths: [[0], [0, 0]]).pages == [[], []])
+        #expect(SearchBalance(lengths: []).pages == [])
+    }
+
+    /// A bundle's metadata as Pagefind writes it: the mark, then CBOR [version, [[id, words],
+    /// ...], chunks, filters, sorts, meta fields].
+    func metadata(pages: [(String, Int)]) -> [UInt8] {
+        func text(_ string: String) -> [UInt8] { CBORReader.encode(major: 3, string.utf8.count) + Array(string.utf8) }
+        var bytes = PagefindMeta.mark + CBORReader.encode(major: 4, 6) + text("1.5.2") + CBORReader.encode(major: 4, pages.count)
+        for (id, words) in pages { bytes += CBORReader.encode(major: 4, 2) + text(id) + CBORReader.encode(major: 0, words) }
+        // One chunk, no filters, no sorts, the title as the one meta field.
+        bytes += CBORReader.encode(major: 4, 1) + CBORReader.encode(major: 4, 3) + text("a") + text("z") + text("tr_0123abcd")
+        bytes += CBORReader.encode(major: 4, 0) + CBORReader.encode(major: 4, 0) + CBORReader.encode(major: 4, 1) + text("title")
+        return bytes
+    }
+
+    @Test func theMetadataKeepsAllButItsPagesAndTakesBalancePagesAtTheirEnd() throws {
+        let pages = (0..<30).map { ("tr_\($0)", 100 + $0 * 40) }
+        let bytes = metadata(pages: pages)
+        let meta = try #require(PagefindMeta(bytes: bytes))
+        #expect(meta.pages.map(\.id) == pages.map(\.0) && meta.lengths == pages.map(\.1))
+        #expect(meta.bytes == bytes)
+        let balanced = meta.balanced([70_000, 3])
+        #expect(balanced.lengths == meta.lengths)
+        #expect(balanced.pages.suffix(2).map(\.id) == ["coursebook-balance-0", "coursebook-balance-1"])
+        let written = balanced.bytes
+        #expect(written.starts(with: PagefindMeta.mark) && written.suffix(meta.rest.count).elementsEqual(meta.rest))
+        // Read back, and balanced again: the old balance pages give way to the new.
+        let read = try #require(PagefindMeta(bytes: written))
+        #expect(read == balanced)
+        #expect(read.balanced([5]).pages.count == 31 && read.balanced([]) == meta)
+    }
+
+    @Test func whatIsNotABundlesMetadataIsNotRead() {
+        let bytes = metadata(pages: [("tr_1", 12)])
+        #expect(PagefindMeta(bytes: Array(bytes.dropFirst(12))) == nil)
+        #expect(PagefindMeta(bytes: Array(bytes.prefix(22))) == nil)
+        #expect(PagefindMeta(bytes: PagefindMeta.mark + [0x85, 0x61]) == nil)
+        // A word count that is not a number.
+        var wrong = bytes
+        if let at = wrong.firstIndex(of: 12) { wrong[at] = 0x61 }
+        #expect(PagefindMeta(bytes: wrong) == nil)
+    }
+}
