@@ -189,13 +189,15 @@ package struct SearchIndexer: Sendable {
             languages[language] = info
             var entry = self.entry
             entry["languages"] = languages
-            guard let entryBytes = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys, .withoutEscapingSlashes]),
-                  (try? writeAtomically(compressed, to: folder + "/pagefind.\(name).pf_meta", keepingPermissions: false)) != nil,
-                  (try? writeAtomically(Array(entryBytes), to: folder + "/pagefind-entry.json", keepingPermissions: false)) != nil
+            guard let entryBytes = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys, .withoutEscapingSlashes])
             else { return false }
-            if name != self.name { try? FileManager.default.removeItem(atPath: folder + "/pagefind.\(self.name).pf_meta") }
-            SearchIndexRecord.signAgain(in: folder)
-            return true
+            return SearchIndexRecord.keepingRecord(in: folder) {
+                guard (try? writeAtomically(compressed, to: folder + "/pagefind.\(name).pf_meta", keepingPermissions: false)) != nil,
+                      (try? writeAtomically(Array(entryBytes), to: folder + "/pagefind-entry.json", keepingPermissions: false)) != nil
+                else { return false }
+                if name != self.name { try? FileManager.default.removeItem(atPath: folder + "/pagefind.\(self.name).pf_meta") }
+                return true
+            }
         }
     }
 

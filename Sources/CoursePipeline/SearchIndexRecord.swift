@@ -90,15 +90,24 @@ struct SearchIndexRecord: Equatable {
         try? writeAtomically(Array(signedText(secret: secret).utf8), to: path, keepingPermissions: false)
     }
 
-    /// The record in `folder` signed again for the bundle's files as they are now, when it is
-    /// one this user signed: after the build itself changed a file (the balance pages,
-    /// `SearchBalance`), the record still says which pages the bundle was built from, and now
-    /// which files it has. Nothing is written for a record that does not hold.
-    static func signAgain(in folder: String, secret: [UInt8]? = machineSecret) {
-        guard let secret, let bytes = readFile(atPath: folder + "/" + SearchIndexer.recordName),
-              var record = SearchIndexRecord(signedText: String(decoding: bytes, as: UTF8.self), secret: secret) else { return }
-        record.files = digests(of: folder)
-        record.write(to: folder + "/" + SearchIndexer.recordName, secret: secret)
+    /// Makes `change` to the bundle in `folder` (the build's own: its balance pages,
+    /// `SearchBalance`) and keeps its record true: a record this user signed whose files are
+    /// the bundle's, byte for byte, before the change is signed again for the files after it,
+    /// since it still says which pages the bundle was built from. A record that did not hold
+    /// before is not made to hold after. Returns what `change` returned.
+    static func keepingRecord(in folder: String, secret: [UInt8]? = machineSecret, _ change: () -> Bool) -> Bool {
+        var record: SearchIndexRecord?
+        if let secret, let bytes = readFile(atPath: folder + "/" + SearchIndexer.recordName),
+           let held = SearchIndexRecord(signedText: String(decoding: bytes, as: UTF8.self), secret: secret),
+           held.files.elementsEqual(digests(of: folder), by: ==) {
+            record = held
+        }
+        guard change() else { return false }
+        if var record {
+            record.files = digests(of: folder)
+            record.write(to: folder + "/" + SearchIndexer.recordName, secret: secret)
+        }
+        return true
     }
 
     /// The files of the shard's bundle in `folder` (the record excepted), with their digests,

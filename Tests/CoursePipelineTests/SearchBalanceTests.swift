@@ -1,4 +1,6 @@
 @testable import CoursePipeline
+import Foundation
+import TestSupport
 import Testing
 
 /// The balance pages that give every bundle of an index in shards the whole index's mean page
@@ -70,5 +72,43 @@ struct SearchBalanceTests {
         var wrong = bytes
         if let at = wrong.firstIndex(of: 12) { wrong[at] = 0x61 }
         #expect(PagefindMeta(bytes: wrong) == nil)
+    }
+
+    /// A bundle changed by the build keeps a record that held before the change, signed again
+    /// for its files after it; a record that did not hold is not made to.
+    @Test func aChangedBundleKeepsOnlyARecordThatHeld() throws {
+        let root = temporaryFolder("balance-record")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let secret = Array("a secret of this user".utf8)
+        let pages = [("01-a.html", String(repeating: "a", count: 64))]
+        func bundle(_ name: String) throws -> String {
+            let folder = root.appendingPathComponent(name).path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data("meta one".utf8).write(to: URL(fileURLWithPath: folder + "/pagefind.tr_1.pf_meta"))
+            SearchIndexRecord(pagesIndexed: 1, pages: pages, files: SearchIndexRecord.digests(of: folder))
+                .write(to: folder + "/" + SearchIndexer.recordName, secret: secret)
+            return folder
+        }
+        func reusable(_ folder: String) -> Bool {
+            SearchIndexRecord.reuse(from: folder, pages: pages, into: folder + "-copy", secret: secret) != nil
+        }
+        func rename(in folder: String) -> Bool {
+            (try? FileManager.default.moveItem(atPath: folder + "/pagefind.tr_1.pf_meta", toPath: folder + "/pagefind.tr_2.pf_meta")) != nil
+        }
+
+        let held = try bundle("held")
+        #expect(reusable(held))
+        #expect(SearchIndexRecord.keepingRecord(in: held, secret: secret) { rename(in: held) })
+        #expect(reusable(held))
+
+        let tampered = try bundle("tampered")
+        try Data("meta two".utf8).write(to: URL(fileURLWithPath: tampered + "/pagefind.tr_1.pf_meta"))
+        #expect(!reusable(tampered))
+        #expect(SearchIndexRecord.keepingRecord(in: tampered, secret: secret) { rename(in: tampered) })
+        #expect(!reusable(tampered))
+
+        let failed = try bundle("failed")
+        #expect(!SearchIndexRecord.keepingRecord(in: failed, secret: secret) { false })
+        #expect(reusable(failed))
     }
 }
