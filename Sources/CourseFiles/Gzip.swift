@@ -7,31 +7,9 @@ package enum Gzip {
     /// stream or holds more than `limit` bytes (so that no file can make a reader hold more).
     package static func decompressed(_ compressed: [UInt8], limit: Int = 64 << 20) -> [UInt8]? {
         var stream = z_stream()
-        guard coursebook_inflate_gzip(&stream) == Z_OK else { return nil }
+        guard compressed.count <= Int(UInt32.max), coursebook_inflate_gzip(&stream) == Z_OK else { return nil }
         defer { inflateEnd(&stream) }
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        guard compressed.count <= Int(UInt32.max) else { return nil }
-        return compressed.withUnsafeBufferPointer { input -> [UInt8]? in
-            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.avail_in = UInt32(input.count)
-            while true {
-                let status = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
-                    stream.next_out = buffer.baseAddress
-                    stream.avail_out = UInt32(buffer.count)
-                    return inflate(&stream, Z_NO_FLUSH)
-                }
-                let produced = chunk.count - Int(stream.avail_out)
-                guard output.count + produced <= limit else { return nil }
-                output += chunk.prefix(produced)
-                switch status {
-                case Z_STREAM_END: return stream.avail_in == 0 ? output : nil
-                case Z_OK: continue
-                // Z_BUF_ERROR with output room left: the input ended before the stream did.
-                default: return nil
-                }
-            }
-        }
+        return run(&stream, over: compressed, limit: limit) { inflate(&$0, Z_NO_FLUSH) }
     }
 
     /// `bytes` as one gzip stream, compressed at zlib's best level (as Pagefind writes its
@@ -40,21 +18,32 @@ package enum Gzip {
         var stream = z_stream()
         guard bytes.count <= Int(UInt32.max), coursebook_deflate_gzip(&stream, Z_BEST_COMPRESSION) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
+        return run(&stream, over: bytes, limit: .max) { deflate(&$0, Z_FINISH) }
+    }
+
+    /// Feeds `input` to a started `stream`, calling `step` with 64 KB of room each time, until
+    /// the stream ends: what it wrote, or nil when it failed, wrote more than `limit` bytes,
+    /// or ended before the input did (bytes after a gzip stream).
+    private static func run(_ stream: inout z_stream, over input: [UInt8], limit: Int,
+                            step: (inout z_stream) -> Int32) -> [UInt8]? {
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        return bytes.withUnsafeBufferPointer { input -> [UInt8]? in
+        return input.withUnsafeBufferPointer { input -> [UInt8]? in
             stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
             stream.avail_in = UInt32(input.count)
             while true {
                 let status = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
                     stream.next_out = buffer.baseAddress
                     stream.avail_out = UInt32(buffer.count)
-                    return deflate(&stream, Z_FINISH)
+                    return step(&stream)
                 }
-                output += chunk.prefix(chunk.count - Int(stream.avail_out))
+                let produced = chunk.count - Int(stream.avail_out)
+                guard output.count + produced <= limit else { return nil }
+                output += chunk.prefix(produced)
                 switch status {
-                case Z_STREAM_END: return output
+                case Z_STREAM_END: return stream.avail_in == 0 ? output : nil
                 case Z_OK: continue
+                // Z_BUF_ERROR with room left: the input ended before the stream did.
                 default: return nil
                 }
             }

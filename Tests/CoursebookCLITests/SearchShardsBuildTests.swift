@@ -106,34 +106,13 @@ struct SearchShardsBuildTests {
     /// must the shards, though Pagefind's own order of their merged results (each scored by its
     /// own shard's word statistics) does not.
     @Test func resultsAcrossShardsRankAsInOneIndex() throws {
-        guard findOnPath("pagefind") != nil else {
-            Issue.record("pagefind is not installed: 'make' installs it (pip install pagefind-bin)")
-            return
-        }
-        guard let chromium = findOnPath("chromium") ?? findOnPath("chromium-browser") else {
-            Issue.record("chromium is not installed: 'make' installs it (Debian package chromium)")
-            return
-        }
+        guard let chromium = searchTools() else { return }
         let root = temporaryFolder("search-ranking")
         defer { try? FileManager.default.removeItem(at: root) }
-        let folder = root.appendingPathComponent("course")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try #"{ "title": "Lanterns", "language": "en", "limitNotes": "optional" }"#
-            .write(to: folder.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
         let times = [3, 0, 1, 5, 0, 2, 4, 0, 8, 6, 0, 9, 0, 10, 7, 11]
-        for (index, count) in times.enumerated() {
-            let words = Array(repeating: "lantern", count: count) + Array(repeating: "river", count: 24 - count)
-            try "# Lesson \(index + 1)\n\n\(words.joined(separator: " ")).\n"
-                .write(to: folder.appendingPathComponent(String(format: "%02d-lesson.md", index + 1)), atomically: true, encoding: .utf8)
-        }
-        func built(pagesPerShard: Int) throws -> URL {
-            let out = root.appendingPathComponent("site-\(pagesPerShard)")
-            let result = try coursebook(["build", folder.path, "--out", out.path, "--cache-dir", root.appendingPathComponent("cache").path],
-                                        environment: ["COURSEBOOK_SEARCH_SHARD_PAGES": "\(pagesPerShard)"])
-            #expect(result.status == 0, "\(result)")
-            return out
-        }
-        let one = try built(pagesPerShard: 100), sharded = try built(pagesPerShard: 2)
+        let (one, sharded) = try builtBothWays(times.enumerated().map { index, count in
+            "# Lesson \(index + 1)\n\n\((Array(repeating: "lantern", count: count) + Array(repeating: "river", count: 24 - count)).joined(separator: " ")).\n"
+        }, in: root)
         let listed = try String(contentsOf: sharded.appendingPathComponent("pagefind/coursebook-shards.json"), encoding: .utf8)
         #expect(listed.contains("shard-1/"), "\(listed)")
 
@@ -172,40 +151,19 @@ struct SearchShardsBuildTests {
     /// pages, counted in `coursebook-shards.json`), and the results rank as in one index,
     /// which Pagefind's own order of the merged results does not.
     @Test func resultsOfPagesOfManyLengthsRankAsInOneIndex() throws {
-        guard findOnPath("pagefind") != nil else {
-            Issue.record("pagefind is not installed: 'make' installs it (pip install pagefind-bin)")
-            return
-        }
-        guard let chromium = findOnPath("chromium") ?? findOnPath("chromium-browser") else {
-            Issue.record("chromium is not installed: 'make' installs it (Debian package chromium)")
-            return
-        }
+        guard let chromium = searchTools() else { return }
         let root = temporaryFolder("search-lengths")
         defer { try? FileManager.default.removeItem(at: root) }
-        let folder = root.appendingPathComponent("course")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try #"{ "title": "Lanterns", "language": "en", "limitNotes": "optional" }"#
-            .write(to: folder.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
         let lanterns = [3, 1, 5, 2, 4, 8, 6, 0, 10, 7, 11, 0, 9, 12, 0, 13]
         let rivers = [5, 150, 20, 300, 60, 12, 400, 35, 220, 80, 9, 260, 45, 500, 15, 120]
         let titled = [2, 5, 9, 12, 15]
-        for index in lanterns.indices {
-            // Some lessons say "lanternlight" too, which the word finds (a word that begins with it): a
-            // page's score sums the words it holds that the query finds.
+        let (one, sharded) = try builtBothWays(lanterns.indices.map { index in
+            // Some lessons say "lanternlight" too, which the word finds (a word that begins with
+            // it): a page's score sums the words it holds that the query finds.
             let words = Array(repeating: "lantern", count: lanterns[index]) + Array(repeating: "river", count: rivers[index])
                 + (index % 3 == 0 ? ["lanternlight", "lanternlight"] : [])
-            let title = titled.contains(index) ? "Lantern" : "Lesson"
-            try "# \(title) \(index + 1)\n\n\(words.joined(separator: " ")).\n"
-                .write(to: folder.appendingPathComponent(String(format: "%02d-lesson.md", index + 1)), atomically: true, encoding: .utf8)
-        }
-        func built(pagesPerShard: Int) throws -> URL {
-            let out = root.appendingPathComponent("site-\(pagesPerShard)")
-            let result = try coursebook(["build", folder.path, "--out", out.path, "--cache-dir", root.appendingPathComponent("cache").path],
-                                        environment: ["COURSEBOOK_SEARCH_SHARD_PAGES": "\(pagesPerShard)"])
-            #expect(result.status == 0, "\(result)")
-            return out
-        }
-        let one = try built(pagesPerShard: 100), sharded = try built(pagesPerShard: 2)
+            return "# \(titled.contains(index) ? "Lantern" : "Lesson") \(index + 1)\n\n\(words.joined(separator: " ")).\n"
+        }, in: root)
         let listed = try JSONSerialization.jsonObject(with: Data(contentsOf: sharded.appendingPathComponent("pagefind/coursebook-shards.json"))) as? [String: Any]
         let pages = listed?["pages"] as? [[String]] ?? [], balance = listed?["balance"] as? [Int] ?? []
         #expect(pages.count >= 4 && balance.count == pages.count && balance.contains { $0 > 0 }, "\(String(describing: listed))")
@@ -223,5 +181,39 @@ struct SearchShardsBuildTests {
         let inShards = try searchPage(sharded, "lantern")
         #expect(inShards == inOne, "\(inShards) against \(inOne)")
         #expect(try searchPage(sharded, "river") == (try searchPage(one, "river")))
+    }
+
+    /// Pagefind and Chromium, which the ranking tests need: Chromium's path, or nil (and an
+    /// issue recorded) when either is missing.
+    func searchTools() -> String? {
+        guard findOnPath("pagefind") != nil else {
+            Issue.record("pagefind is not installed: 'make' installs it (pip install pagefind-bin)")
+            return nil
+        }
+        guard let chromium = findOnPath("chromium") ?? findOnPath("chromium-browser") else {
+            Issue.record("chromium is not installed: 'make' installs it (Debian package chromium)")
+            return nil
+        }
+        return chromium
+    }
+
+    /// A course "Lanterns" of `lessons` (each one lesson's Markdown) in `root`, built as one
+    /// index and in shards of two pages.
+    func builtBothWays(_ lessons: [String], in root: URL) throws -> (one: URL, sharded: URL) {
+        let folder = root.appendingPathComponent("course")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try #"{ "title": "Lanterns", "language": "en", "limitNotes": "optional" }"#
+            .write(to: folder.appendingPathComponent("course.json"), atomically: true, encoding: .utf8)
+        for (index, lesson) in lessons.enumerated() {
+            try lesson.write(to: folder.appendingPathComponent(String(format: "%02d-lesson.md", index + 1)), atomically: true, encoding: .utf8)
+        }
+        func built(pagesPerShard: Int) throws -> URL {
+            let out = root.appendingPathComponent("site-\(pagesPerShard)")
+            let result = try coursebook(["build", folder.path, "--out", out.path, "--cache-dir", root.appendingPathComponent("cache").path],
+                                        environment: ["COURSEBOOK_SEARCH_SHARD_PAGES": "\(pagesPerShard)"])
+            #expect(result.status == 0, "\(result)")
+            return out
+        }
+        return (try built(pagesPerShard: 100), try built(pagesPerShard: 2))
     }
 }
