@@ -8,8 +8,8 @@ RELEASE := .build/release/coursebook
 DEBUG := .build/debug/coursebook
 # What a fresh Debian machine with the Swift toolchain lacks: cmark-gfm (parsing), bubblewrap
 # (the scenarios' sandbox), libmicrohttpd (the preview server of 'coursebook serve'), libssl-dev
-# (OpenSSL's libcrypto: the cache's SHA-256 and HMAC), zlib1g-dev (the search index's gzip files, read
-# back for the word counts Pagefind gave the pages), tidy and
+# (OpenSSL's libcrypto: the cache's SHA-256 and HMAC), zlib1g-dev (the search index's gzip
+# files, whose shards' metadata the build rewrites with their balance pages), tidy and
 # chromium (the site's tests), xmllint and python3-jsonschema (the tests that hold the JUnit and
 # JSON reports to their schemas), neovim (a real editor as the client of 'coursebook lsp' in the
 # tests). The bench also needs hugo, the peer it is measured against,

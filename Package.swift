@@ -169,8 +169,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
 
-        // zlib: the search index's files are gzip, and the build reads back the word count
-        // Pagefind gave each page (only CourseFiles sees it).
+        // zlib: the search index's files are gzip, and the build rewrites its shards' metadata
+        // with their balance pages (only CourseFiles sees it).
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",

@@ -113,10 +113,10 @@ function acrossBundles(results, list) {
 // acrossBundles]
 
 let loaded;
-// Pagefind, loaded once, and the page ids and balance of each bundle of the index; null when it cannot be
-// (a page opened from disk). A large course's index is in shards: the first in pagefind/, the
-// others in the folders its list names, each merged into the first (searched with its
-// scripts, results ranked together by `acrossBundles`).
+// Pagefind, loaded once, and the page ids and balance pages of each bundle of the index; null
+// when it cannot be (a page opened from disk). A large course's index is in shards: the first
+// in pagefind/, the others in the folders its list names, each merged into the first
+// (searched with its scripts, results ranked together by `acrossBundles`).
 function pagefind() {
   loaded ??= (async () => {
     if (location.protocol === 'file:') return null;
