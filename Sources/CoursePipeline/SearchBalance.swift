@@ -12,7 +12,7 @@ struct SearchBalance: Equatable {
 
     /// At most this many more balance pages than the fewest that can do it, to find the count
     /// whose mean comes nearest the whole index's (the lengths are whole numbers).
-    static let search = 64
+    static let countsTried = 64
 
     /// The balance of bundles whose pages are `lengths` long (each bundle's real pages, as
     /// Pagefind counted their words). A bundle whose mean is already the whole's gets none.
@@ -29,12 +29,13 @@ struct SearchBalance: Equatable {
         guard total > 0, count > 0, n > 0, own * count != total * n else { return [] }
         // sum = total (n + k) / count − own ≥ 0, so k ≥ (own · count − total · n) / total.
         let fewest = max(1, (own * count - total * n + total - 1) / total)
-        // How far k pages' mean is from the whole's, in 1/count of a word times (n + k).
+        // How far the bundle's mean would be from the whole's, in words, with k pages whose
+        // lengths sum to a whole number.
         func miss(_ k: Int) -> Double {
             let exact = Double(total * (n + k)) / Double(count)
             return abs(exact - exact.rounded()) / Double(n + k)
         }
-        let k = (fewest..<(fewest + search)).min { miss($0) < miss($1) } ?? fewest
+        let k = (fewest..<(fewest + countsTried)).min { miss($0) < miss($1) } ?? fewest
         let sum = max(0, Int((Double(total * (n + k)) / Double(count)).rounded()) - own)
         return (0..<k).map { sum / k + ($0 < sum % k ? 1 : 0) }
     }
