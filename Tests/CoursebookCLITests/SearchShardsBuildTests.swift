@@ -148,8 +148,8 @@ struct SearchShardsBuildTests {
     /// The same across shards whose pages are of many lengths, and of which some hold the word
     /// in their title too: Pagefind weighs a page's length against its own bundle's mean, so
     /// each bundle is given pages of no word that make its mean the course's (the balance
-    /// pages, counted in `coursebook-shards.json`), and the results rank as in one index,
-    /// which Pagefind's own order of the merged results does not.
+    /// pages, counted in `coursebook-shards.json`), and the results rank as in one index (as
+    /// they do not when the bundles keep their own means).
     @Test func resultsOfPagesOfManyLengthsRankAsInOneIndex() throws {
         guard let chromium = searchTools() else { return }
         let root = temporaryFolder("search-lengths")
