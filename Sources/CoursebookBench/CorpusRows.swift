@@ -111,14 +111,16 @@ func coldTurns(course: String, batch: String, work: String, cache: ColdCache) ->
         let floor: Run, check: Run
         switch cache {
         case .readingsRemoved, .readingsKept:
-            floor = mustRun(swiftc, floorArguments, in: batch)
+            floor = floorRun(swiftc, floorArguments, in: batch, turn: turn)
             if cache == .readingsRemoved { try? FileManager.default.removeItem(atPath: sharedReadings) }
             check = mustRun(tool, ["check", course, "--no-cache"], in: work)
         case .nothing:
             let folders = (floor: "\(work)/new-cache-floor-\(turn)", check: "\(work)/new-cache-check-\(turn)")
             fresh(folders.floor)
             fresh(folders.check)
-            floor = mustRun("/usr/bin/env", ["XDG_CACHE_HOME=\(folders.floor)", swiftc] + floorArguments, in: batch)
+            floor = floorRun("/usr/bin/env", ["XDG_CACHE_HOME=\(folders.floor)", swiftc] + floorArguments, in: batch, turn: turn) {
+                fresh(folders.floor)
+            }
             check = mustRun("/usr/bin/env", ["XDG_CACHE_HOME=\(folders.check)", tool, "check", course, "--no-cache"], in: work)
             try? FileManager.default.removeItem(atPath: folders.floor)
             try? FileManager.default.removeItem(atPath: folders.check)
@@ -131,6 +133,19 @@ func coldTurns(course: String, batch: String, work: String, cache: ColdCache) ->
         turns.checkTreePeak = max(turns.checkTreePeak, check.treePeakKilobytes)
     }
     return turns
+}
+
+/// One run of the floor, the compiler alone: run once more when it fails (its driver crashed
+/// once here before it compiled a file, and never again), after `again` puts back what the run
+/// started from, and said; a second failure stops the bench. coursebook's own runs are never
+/// run again.
+func floorRun(_ executable: String, _ arguments: [String], in folder: String, turn: Int, again: () -> Void = {}) -> Run {
+    let first = run(executable, arguments, in: folder)
+    if first.succeeded { return first }
+    let said = first.output.split(separator: "\n").prefix(3).joined(separator: " / ")
+    say("the floor's swiftc failed in turn \(turn + 1) (\(said)); it is run once more, and that run is the one measured")
+    again()
+    return mustRun(executable, arguments, in: folder)
 }
 
 /// The check's rows: cold against the floor, warm, one edited scenario.
