@@ -301,7 +301,7 @@ let package = Package(
         .testTarget(name: "CourseReportsTests", dependencies: ["CourseReports", "CourseModel", "TestSupport"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "CourseModel", "TestSupport"]),
         .testTarget(name: "CoursePipelineTests",
-                    dependencies: ["CoursePipeline", "CourseModel", "CourseSite", "CourseChecking", "LessonParsing",
+                    dependencies: ["CoursePipeline", "CourseModel", "CourseFiles", "CourseSite", "CourseChecking", "LessonParsing",
                                    "ScenarioRunning", "SwiftReading", "TestSupport"]),
         .testTarget(name: "AuthorLoopTests",
                     dependencies: ["AuthorLoop", "CoursePipeline", "CourseChecking", "CourseFiles", "CourseModel", "LessonParsing",

@@ -65,6 +65,9 @@ struct PagefindMeta: Equatable {
     /// The word counts of the bundle's own pages, not its balance pages.
     var lengths: [Int] { pages.filter { !$0.id.hasPrefix(Self.balancePrefix) }.map(\.words) }
 
+    /// How many balance pages it holds.
+    var balancePages: Int { pages.count { $0.id.hasPrefix(Self.balancePrefix) } }
+
     /// The metadata with `balance` pages of those lengths in place of any it had.
     func balanced(_ balance: [Int]) -> PagefindMeta {
         var meta = self

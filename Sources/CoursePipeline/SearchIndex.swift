@@ -153,8 +153,14 @@ package struct SearchIndexer: Sendable {
         return zip(bundles, balance.pages).map { bundle, pages in
             let balanced = bundle.meta.balanced(pages)
             guard balanced != bundle.meta else { return pages.count }
-            return bundle.write(balanced) ? pages.count : bundle.meta.pages.count - bundle.meta.lengths.count
+            return bundle.write(balanced) ? pages.count : bundle.meta.balancePages
         }
+    }
+
+    /// A bundle's entry file (`pagefind-entry.json`: Pagefind's version and, for each language,
+    /// the hash that names its metadata and its word splitter), read; nil when it does not read.
+    static func entry(in folder: String) -> [String: Any]? {
+        readFile(atPath: folder + "/pagefind-entry.json").flatMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }
     }
 
     /// A bundle's entry file and metadata, read from its folder.
@@ -166,13 +172,20 @@ package struct SearchIndexer: Sendable {
         var meta: PagefindMeta
 
         init?(folder: String) {
-            guard let bytes = readFile(atPath: folder + "/pagefind-entry.json"),
-                  let entry = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+            guard let entry = SearchIndexer.entry(in: folder),
                   let languages = entry["languages"] as? [String: Any], languages.count == 1,
                   let (language, value) = languages.first, let hash = (value as? [String: Any])?["hash"] as? String,
+                  Self.isName(language), Self.isName(hash),
                   let compressed = readFile(atPath: folder + "/pagefind.\(hash).pf_meta"),
                   let meta = Gzip.decompressed(compressed).flatMap(PagefindMeta.init(bytes:)) else { return nil }
             (self.folder, self.entry, self.language, self.name, self.meta) = (folder, entry, language, hash, meta)
+        }
+
+        /// Whether a language or a metadata hash from the entry file can stand in a file name
+        /// of the bundle's folder: letters, digits, `_` and `-` (Pagefind's own, `tr_96bb2943a2`),
+        /// never a path.
+        static func isName(_ text: String) -> Bool {
+            !text.isEmpty && text.unicodeScalars.allSatisfy { ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
         }
 
         /// Writes `meta` in place of the bundle's, under a name of its own (the language and
@@ -263,9 +276,7 @@ package struct SearchIndexer: Sendable {
         let files = FileManager.default
         guard let names = try? files.contentsOfDirectory(atPath: folder) else { return }
         var splitters: Set<String> = []
-        if let entry = files.contents(atPath: folder + "/pagefind-entry.json"),
-           let object = try? JSONSerialization.jsonObject(with: entry) as? [String: Any],
-           let languages = object["languages"] as? [String: Any] {
+        if let languages = entry(in: folder)?["languages"] as? [String: Any] {
             for case let language as [String: Any] in languages.values {
                 splitters.insert("wasm.\((language["wasm"] as? String) ?? "unknown").pagefind")
             }

@@ -1,3 +1,4 @@
+import CourseFiles
 @testable import CoursePipeline
 import Foundation
 import TestSupport
@@ -110,5 +111,43 @@ struct SearchBalanceTests {
         let failed = try bundle("failed")
         #expect(!SearchIndexRecord.keepingRecord(in: failed, secret: secret) { false })
         #expect(reusable(failed))
+    }
+
+    /// A bundle on disk as Pagefind leaves it: its entry file and its metadata, gzip.
+    func bundle(in root: URL, language: String = "tr", hash: String = "tr_0123abcd", pages: [(String, Int)]) throws -> String {
+        let folder = root.appendingPathComponent("bundle-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let entry = #"{"version":"1.5.2","languages":{"\#(language)":{"hash":"\#(hash)","wasm":"tr","page_count":\#(pages.count)}}}"#
+        try Data(entry.utf8).write(to: URL(fileURLWithPath: folder + "/pagefind-entry.json"))
+        let compressed = try #require(Gzip.compressed(metadata(pages: pages)))
+        try Data(compressed).write(to: URL(fileURLWithPath: folder + "/pagefind.\(hash).pf_meta"))
+        return folder
+    }
+
+    @Test func aBalancedBundleIsWrittenUnderItsNewNameAndItsEntryNamesIt() throws {
+        let root = temporaryFolder("balance-write")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = try bundle(in: root, pages: [("tr_1", 100), ("tr_2", 300)])
+        let read = try #require(SearchIndexer.BundleMeta(folder: folder))
+        #expect(read.language == "tr" && read.name == "tr_0123abcd" && read.meta.lengths == [100, 300])
+        #expect(read.write(read.meta.balanced([50])))
+        let again = try #require(SearchIndexer.BundleMeta(folder: folder))
+        #expect(again.name != "tr_0123abcd" && again.name.hasPrefix("tr_") && again.meta == read.meta.balanced([50]))
+        #expect(again.meta.balancePages == 1 && again.entry["version"] as? String == "1.5.2")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/pagefind.tr_0123abcd.pf_meta"))
+    }
+
+    /// What the entry file names becomes a path: a name that is not Pagefind's is not read.
+    @Test func anEntryWhoseNamesAreNotNamesIsNotRead() throws {
+        let root = temporaryFolder("balance-names")
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(SearchIndexer.BundleMeta(folder: try bundle(in: root, language: "../tr", pages: [("tr_1", 10)])) == nil)
+        #expect(SearchIndexer.BundleMeta(folder: try bundle(in: root, hash: "tr_1", pages: [("tr_1", 10)])) != nil)
+        let outside = try bundle(in: root, pages: [("tr_1", 10)])
+        let entry = #"{"languages":{"tr":{"hash":"../../\#(URL(fileURLWithPath: outside).lastPathComponent)/pagefind.tr_0123abcd"}}}"#
+        let folder = try bundle(in: root, pages: [("tr_1", 10)])
+        try Data(entry.utf8).write(to: URL(fileURLWithPath: folder + "/pagefind-entry.json"))
+        #expect(SearchIndexer.BundleMeta(folder: folder) == nil)
+        #expect(!SearchIndexer.BundleMeta.isName("") && !SearchIndexer.BundleMeta.isName("a/b") && SearchIndexer.BundleMeta.isName("en-US_9f"))
     }
 }
